@@ -1,0 +1,14 @@
+"""Built-in scorers: every public module in this package registers its components on import.
+
+Importing this package (which the registry does on first lookup) imports each module; adding a
+component is one new file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+    if not _info.name.startswith("_") and _info.name not in ("base",):
+        importlib.import_module(f"{__name__}.{_info.name}")
