@@ -23,6 +23,7 @@ demo: setup
 	$(BIN)/bluffcheck demo
 
 test: setup
+	@if [ -x tools/ensure-chromium.sh ]; then tools/ensure-chromium.sh; fi
 	$(BIN)/python -m pytest -q
 
 bench: setup
