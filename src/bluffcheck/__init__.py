@@ -3,13 +3,15 @@
 Load scoring data, train the scorers the research attacks (or wrap your own), generate
 adversarial answers, measure robustness with the papers' metrics and report it.
 
+Components are found by name in the registries of :mod:`bluffcheck._registry` (``scorers``,
+``datasets``, ``generators``); the subpackages of the same names hold the built-in ones.
+
 ``import bluffcheck`` is light: heavy libraries (scikit-learn, PyTorch, sentence encoders) load
 only when a component that needs them is used.
 """
 
 from __future__ import annotations
 
-from ._registry import datasets, generators, scorers
 from .errors import (
     BluffcheckError,
     ConfigError,
@@ -41,7 +43,4 @@ __all__ = [
     "UntrustedFileError",
     "__version__",
     "data_root",
-    "datasets",
-    "generators",
-    "scorers",
 ]

@@ -1,13 +1,17 @@
 """Built-in datasets: every public module in this package registers its components on import.
 
 Importing this package (which the registry does on first lookup) imports each module; adding a
-component is one new file.
+component is one new file. :func:`load`, :func:`describe` and :func:`available` are the entry points.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+
+from ._api import available, describe, load
+
+__all__ = ["available", "describe", "load"]
 
 for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
     if not _info.name.startswith("_") and _info.name not in ("base",):

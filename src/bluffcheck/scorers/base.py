@@ -24,7 +24,17 @@ import numpy as np
 from ..errors import ConfigError, NotFittedError, ScorerError
 from ..types import Dataset, Item, Prompt
 
-__all__ = ["ALL_PROMPTS", "Scorer", "as_items"]
+__all__ = [
+    "ALL_PROMPTS",
+    "Scorer",
+    "as_items",
+    "class_targets",
+    "clip_round",
+    "gold_labels",
+    "gold_scores",
+    "is_labelled",
+    "label_credits",
+]
 
 ALL_PROMPTS = "*"
 
@@ -180,3 +190,67 @@ def clip_round(values: np.ndarray, prompt: Prompt | None) -> np.ndarray:
     if prompt is None or prompt.score_range is None:
         return np.rint(values)
     return np.clip(np.rint(values), prompt.min_score, prompt.max_score)
+
+
+def is_labelled(items: Sequence[Item]) -> bool:
+    """Whether to learn labels (every item has one, SemEval-style) rather than scores.
+
+    Raises
+    ------
+    ConfigError
+        When some items have a label and others do not.
+    """
+    has = [it.label is not None for it in items]
+    if any(has) and not all(has):
+        first = next(it.id for it, h in zip(items, has, strict=True) if not h)
+        raise ConfigError(
+            f"{has.count(False)} of {len(items)} items have no gold label (first: {first!r}) while the others do. "
+            "Give every item a label, or none (to learn scores)."
+        )
+    return bool(has) and all(has)
+
+
+def label_credits(items: Sequence[Item]) -> dict[str, float]:
+    """The credit each gold label earns: the mean gold score of its items.
+
+    Labels whose items carry no score earn 1.0 when the label is ``"correct"`` and 0.0 otherwise
+    (the convention of :class:`~bluffcheck.types.Item`).
+    """
+    sums: dict[str, list[float]] = {}
+    for it in items:
+        bucket = sums.setdefault(str(it.label), [])
+        if it.score is not None:
+            bucket.append(float(it.score))
+    return {lab: (float(np.mean(v)) if v else float(lab == "correct")) for lab, v in sorted(sums.items())}
+
+
+def class_targets(items: Sequence[Item]) -> tuple[np.ndarray, tuple[str | int, ...], np.ndarray]:
+    """Targets for a classifier over labels (labelled data) or integer scores (scored data).
+
+    Returns
+    -------
+    y : ndarray of int
+        Index of each item's class in ``classes``.
+    classes : tuple
+        Sorted label strings, or sorted integer scores.
+    credits : ndarray of float
+        The score each class stands for: the label's credit (:func:`label_credits`) or the score itself.
+    """
+    if is_labelled(items):
+        credit = label_credits(items)
+        classes: tuple[str | int, ...] = tuple(credit)
+        values = [str(it.label) for it in items]
+        credits = np.asarray([credit[c] for c in classes], dtype=float)
+    else:
+        scores = gold_scores(items)
+        bad = [it.id for it, s in zip(items, scores, strict=True) if s != np.rint(s)]
+        if bad:
+            raise ConfigError(
+                f"{len(bad)} gold scores are not whole numbers (first: item {bad[0]!r}); this scorer classifies "
+                "integer scores. Round the scores, or use a regressor such as 'ease'."
+            )
+        classes = tuple(sorted({int(s) for s in scores}))
+        values = [int(s) for s in scores]
+        credits = np.asarray(classes, dtype=float)
+    index = {c: i for i, c in enumerate(classes)}
+    return np.asarray([index[v] for v in values], dtype=np.int64), classes, credits
