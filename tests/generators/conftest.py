@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
@@ -42,28 +41,13 @@ def small_context(small_dataset: Dataset) -> GenerationContext:
     return context_for(small_dataset, "p1")
 
 
-def _read_asap3(root: Path) -> Dataset:
-    kaggle = root / "asap-sas" / "kaggle"
-    with (kaggle / "public_leaderboard_solution.csv").open(encoding="utf-8", newline="") as fh:
-        scores = {r["Id"]: float(r["Score1"]) for r in csv.DictReader(fh) if r["EssaySet"] == "3"}
-    with (kaggle / "public_leaderboard_rel_2.tsv").open(encoding="utf-8", newline="") as fh:
-        rows = [r for r in csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE) if r["EssaySet"] == "3"]
-    readme = root / "asap-sas" / "jjj-readmefirst-txt" / "Data Set #3--ReadMeFirst.txt"
-    passage = readme.read_text(encoding="utf-8", errors="replace")
-    prompt = Prompt(
-        "3",
-        question="Explain how pandas in China are similar to koalas in Australia and how they both are different from pythons.",
-        passage=passage,
-        score_range=(0, 2),
-    )
-    items = [Item(r["Id"], "3", r["EssayText"], score=scores[r["Id"]]) for r in rows]
-    return Dataset("asap-sas", tuple(items), {"3": prompt}, "public-leaderboard")
-
-
 @pytest.fixture(scope="session")
 def asap3(shared_data: Path) -> Dataset:
-    """ASAP-SAS prompt 3: 406 scored public-leaderboard answers and the ReadMeFirst text as material."""
-    return _read_asap3(shared_data)
+    """ASAP-SAS prompt 3: the 406 scored public-leaderboard answers, with the prompt's question, passage and rubric."""
+    from bluffcheck.datasets import load
+
+    data = load("asap-sas", path=shared_data / "asap-sas" / "kaggle", material=shared_data / "asap-sas")
+    return data.for_prompt("3")
 
 
 @pytest.fixture(scope="session")

@@ -22,16 +22,17 @@ def test_paper_methods_are_the_25_of_section_3_3():
 
 
 def test_method_label_names_extra_parameters():
-    assert method_label("word-ngrams", {"n": 2, "corpus": "prompt", "length": "sample"}) == "word-2gram-prompt[length=sample]"
+    assert (
+        method_label("word-ngrams", {"n": 2, "corpus": "prompt", "length": "sample"})
+        == "word-2gram-prompt[length=sample]"
+    )
     assert method_label("random-words", {"corpus": "prompt"}) == "random-words-prompt"
 
 
 def test_context_uses_max_score_answers_as_correct(small_dataset):
     ctx = context_for(small_dataset, "p1", extra_answers=["unscored extra"])
     assert len(ctx.answers) == len(small_dataset) + 1
-    assert ctx.correct_answers and all(
-        it.score == 2 for it in small_dataset if it.text in ctx.correct_answers
-    )
+    assert ctx.correct_answers and all(it.score == 2 for it in small_dataset if it.text in ctx.correct_answers)
 
 
 def test_context_falls_back_to_the_top_score_present(small_dataset):
@@ -61,11 +62,7 @@ def test_generate_bluffs_is_reproducible_and_methods_do_not_interfere(small_data
 
 
 def test_child_rngs_differ_per_prompt_and_method():
-    draws = {
-        (p, m): child_rng(0, p, m, {}).integers(0, 2**31)
-        for p in ("1", "2")
-        for m in ("random-chars", "shuffle")
-    }
+    draws = {(p, m): child_rng(0, p, m, {}).integers(0, 2**31) for p in ("1", "2") for m in ("random-chars", "shuffle")}
     assert len(set(draws.values())) == 4
 
 

@@ -27,8 +27,23 @@ def tiny_loader(monkeypatch, small_dataset):
 def test_cli_generate_writes_kaggle_tsv_and_jsonl(tmp_path, tiny_loader):
     result = CliRunner().invoke(
         app,
-        ["generate", "--dataset", "tiny", "-o", "split=train", "--methods", "random-chars,char-2gram-prompt,shuffle",
-         "-p", "min_answers=5", "--n", "4", "--seed", "5", "--out", str(tmp_path)],
+        [
+            "generate",
+            "--dataset",
+            "tiny",
+            "-o",
+            "split=train",
+            "--methods",
+            "random-chars,char-2gram-prompt,shuffle",
+            "-p",
+            "min_answers=5",
+            "--n",
+            "4",
+            "--seed",
+            "5",
+            "--out",
+            str(tmp_path),
+        ],
     )
     assert result.exit_code == 0, result.output
     assert tiny_loader == [("tiny", {"split": "train"})]
@@ -59,6 +74,8 @@ def test_cli_generate_unknown_method_suggests_a_name(tmp_path, tiny_loader):
 
 
 def test_cli_generate_bad_parameter_is_a_config_error(tmp_path, tiny_loader):
-    result = CliRunner().invoke(app, ["generate", "-d", "tiny", "-m", "char-ngrams", "-p", "n=9", "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        app, ["generate", "-d", "tiny", "-m", "char-ngrams", "-p", "n=9", "--out", str(tmp_path)]
+    )
     assert result.exit_code != 0
     assert "must be an integer in 1..5. Got 9 instead" in str(result.exception)

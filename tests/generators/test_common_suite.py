@@ -33,7 +33,9 @@ def _texts(gen: BluffGenerator, ctx: GenerationContext, n: int, seed: int) -> li
 
 
 def test_generators_registry_has_the_paper_methods():
-    assert {"random-chars", "random-words", "char-ngrams", "word-ngrams", "content-burst", "shuffle", "lm"} <= set(NAMES)
+    assert {"random-chars", "random-words", "char-ngrams", "word-ngrams", "content-burst", "shuffle", "lm"} <= set(
+        NAMES
+    )
 
 
 @pytest.mark.parametrize("name", NAMES)

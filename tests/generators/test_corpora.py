@@ -14,7 +14,15 @@ from bluffcheck.types import Prompt
 
 
 def test_word_tokens_drop_punctuation_and_fold_case():
-    assert word_tokens("Pandas' FOOD: bamboo -- don't it? Café 3") == ["pandas", "food", "bamboo", "don't", "it", "cafe", "3"]
+    assert word_tokens("Pandas' FOOD: bamboo -- don't it? Café 3") == [
+        "pandas",
+        "food",
+        "bamboo",
+        "don't",
+        "it",
+        "cafe",
+        "3",
+    ]
     assert char_text("  A  b.\n") == "a b"
 
 
@@ -53,7 +61,7 @@ def test_prompt_corpus_unknown_prompt(small_dataset):
 def test_ngram_counts_stay_inside_units():
     corpus = Corpus("t", ("ab", "cde"))
     table = ngram_table(corpus, "char", 2)
-    got = dict(zip(table.grams.tolist(), table.counts.tolist()))
+    got = dict(zip(table.grams.tolist(), table.counts.tolist(), strict=True))
     # "ab\n" and "cde\n": ab, b+EOS, cd, de, e+EOS; no gram spans "b\nc"
     assert got == {"ab": 1, "b": 1, "cd": 1, "de": 1, "e": 1}
     assert table.eos.sum() == 2 and table.counts.sum() == 5
@@ -70,7 +78,7 @@ def test_word_ngram_counts_match_a_python_count():
         for i in range(len(toks) - 1):
             key = tuple(t for t in toks[i : i + 2] if t is not None)
             expect[key] = expect.get(key, 0) + 1
-    assert dict(zip(table.grams.tolist(), table.counts.tolist())) == expect
+    assert dict(zip(table.grams.tolist(), table.counts.tolist(), strict=True)) == expect
     assert np.isclose(table.cdf[-1], 1.0)
 
 

@@ -124,3 +124,8 @@ def test_render_generators_only_run_skips_shift_sections(tmp_path: Path, records
     html = render(folder, n_boot=20).read_text(encoding="utf-8")
     assert '<section id="shifts">' not in html and '<section id="scores">' in html
     assert "no QWK" in html and "Largest score shifts" not in html
+
+
+def test_render_empty_run_says_so(tmp_path: Path, records: pd.DataFrame) -> None:
+    html = render(write_run(tmp_path / "run", records.head(0)), n_boot=10).read_text(encoding="utf-8")
+    assert "No bluff answers were scored in this run." in html and "<img" not in html

@@ -63,6 +63,20 @@ def toy_labelled() -> Dataset:
     return make_toy(labelled=True)
 
 
+@pytest.fixture(scope="session")
+def toy_factory():
+    """:func:`make_toy` itself, for tests that need other sizes or seeds."""
+    return make_toy
+
+
+@pytest.fixture(scope="session")
+def real_sets():
+    """Readers of the real data (``asap_sas``, ``asap_aes``, ``beetle``), each taking the data root."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(asap_sas=asap_sas_set, asap_aes=asap_aes_set, beetle=semeval_beetle_3way)
+
+
 # -- real data -------------------------------------------------------------------------------------
 def _has_module(name: str) -> bool:
     try:

@@ -110,7 +110,7 @@ def test_neural_pickle_and_state_round_trip(fitted: NeuralScorer, bamboo: Datase
     clone = pickle.loads(pickle.dumps(fitted))
     np.testing.assert_allclose(clone.predict_continuous(bamboo), expected, rtol=0, atol=1e-6)
     state = fitted._get_state()
-    leaves = [v for m in state["models"].values() for v in m["weights"].values()]
+    leaves = [v for m in state["models_"].values() for v in m["weights"].values()]
     assert all(isinstance(v, np.ndarray) for v in leaves)
     fresh = NeuralScorer(**fitted.get_params())
     fresh.prompts_ = dict(bamboo.prompts)
@@ -161,3 +161,11 @@ def test_neural_asap_sas_heldout_qwk(shared_data: object) -> None:
     pred = model.score(test)
     qwk = cohen_kappa_score([int(it.score) for it in test], pred.astype(int), weights="quadratic")
     assert qwk > 0.4, qwk
+
+
+def test_neural_save_load_without_trusting_code(fitted: NeuralScorer, bamboo: Dataset, tmp_path: object) -> None:
+    from bluffcheck.scorers.persist import load, save
+
+    save(fitted, tmp_path)
+    loaded = load(tmp_path)  # raises UntrustedFileError if the state held anything but plain data
+    np.testing.assert_allclose(loaded.predict_continuous(bamboo), fitted.predict_continuous(bamboo), rtol=0, atol=1e-6)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -72,31 +72,49 @@ def register(app: typer.Typer) -> None:
 
     @app.command("generate")
     def generate(
-        dataset: str = typer.Option(..., "--dataset", "-d", help="Dataset registry name, e.g. asap-sas."),
-        out: Path = typer.Option(..., "--out", help="Output folder (bluffs.tsv, bluffs.jsonl)."),
-        option: list[str] = typer.Option([], "--option", "-o", help="Dataset loader option key=value (repeatable)."),
-        methods: str = typer.Option("all", "--methods", "-m", help="'all' (the paper's 25) or names/labels, comma-separated."),
-        param: list[str] = typer.Option([], "--param", "-p", help="Generator parameter key=value for every method that has it."),
-        n: int = typer.Option(1000, "--n", help="Answers per prompt and method."),
-        seed: int = typer.Option(0, "--seed", help="Master seed."),
-        prompt: list[str] = typer.Option([], "--prompt", help="Prompt id (repeatable); default: all prompts."),
-        generic: str = typer.Option("auto", "--generic", help="Generic corpus: auto, brown, bundled or a file path."),
-        unscored: bool = typer.Option(False, "--unscored", help="ASAP-SAS: add the unscored answers to prompt corpora."),
+        dataset: Annotated[str, typer.Option("--dataset", "-d", help="Dataset registry name, e.g. asap-sas.")],
+        out: Annotated[Path, typer.Option("--out", help="Output folder (bluffs.tsv, bluffs.jsonl).")],
+        option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Dataset option key=value.")] = None,
+        methods: Annotated[
+            str, typer.Option("--methods", "-m", help="'all' (the paper's 25) or names/labels.")
+        ] = "all",
+        param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Generator parameter key=value.")] = None,
+        n: Annotated[int, typer.Option("--n", help="Answers per prompt and method.")] = 1000,
+        seed: Annotated[int, typer.Option("--seed", help="Master seed.")] = 0,
+        prompt: Annotated[
+            list[str] | None, typer.Option("--prompt", help="Prompt id (repeatable); default all.")
+        ] = None,
+        generic: Annotated[
+            str, typer.Option("--generic", help="Generic corpus: auto, brown, bundled or a path.")
+        ] = "auto",
+        unscored: Annotated[
+            bool, typer.Option("--unscored", help="ASAP-SAS: add unscored answers to corpora.")
+        ] = False,
     ) -> None:
-        """Generate bluff answers (seed 000 §2.2) for every prompt of a dataset."""
+        """Generate bluff answers (seed 000 §2.2) for the prompts of a dataset; -o and -p repeat."""
         from ..generators._api import generate_bluffs
         from ._common import console, parse_params
 
         chosen = parse_methods(methods, parse_params(param))
         data = load_dataset(dataset, parse_params(option))
         extra = _unscored(data, prompt or None) if unscored else None
-        bluffs = generate_bluffs(data, chosen, n=n, seed=seed, generic=generic, prompts=prompt or None, extra_answers=extra)
+        bluffs = generate_bluffs(
+            data, chosen, n=n, seed=seed, generic=generic, prompts=prompt or None, extra_answers=extra
+        )
         tsv, jsonl = write_bluffs(bluffs, out)
         console.print(f"{len(bluffs)} bluff answers ({len(chosen)} methods) -> {tsv} and {jsonl}")
 
 
 def _unscored(data: Any, prompts: list[str] | None) -> dict[str, list[str]]:
-    from ..resources.asap_unscored import asap_sas_unscored
+    """The unscored ASAP-SAS training answers per prompt (helper ``load("asap-sas", split="unscored-train")``)."""
+    from ..datasets import load
+    from ..errors import ConfigError
 
-    texts = {it.text for it in data.items}  # leaderboard answers are in both releases: count them once
-    return {pid: [t for t in asap_sas_unscored(pid) if t not in texts] for pid in (prompts or data.prompt_ids)}
+    if data.name != "asap-sas":
+        raise ConfigError(f"--unscored adds unscored ASAP-SAS answers; the dataset is {data.name!r}. Drop --unscored.")
+    texts = {it.text for it in data.items}  # count an answer present in both releases once
+    extra: dict[str, list[str]] = {}
+    for it in load("asap-sas", split="unscored-train"):
+        if (prompts is None or it.prompt_id in prompts) and it.text not in texts:
+            extra.setdefault(it.prompt_id, []).append(it.text)
+    return extra

@@ -59,8 +59,12 @@ def run(
     """Run (or resume) a suite: every finished task is stored at once, so rerunning continues where it stopped."""
     from ..run.engine import run_suite
 
-    summary = run_suite(suite, output=out, executor=executor, workers=workers, scheduler=scheduler,
-                        progress=_progress(quiet, log_json), report=not no_report)
+    try:
+        summary = run_suite(suite, output=out, executor=executor, workers=workers, scheduler=scheduler,
+                            progress=_progress(quiet, log_json), report=not no_report)
+    except KeyboardInterrupt:
+        err_console.print("interrupted: every finished task is stored; rerun the same command to resume.")
+        raise typer.Exit(130) from None
     _print_summary(summary, quiet)
     if summary.task_errors:
         raise typer.Exit(1)

@@ -63,12 +63,16 @@ def check_length(owner: object, value: Any) -> None:
 
 @lru_cache(maxsize=64)
 def _real_lengths(answers: tuple[str, ...], level: str) -> np.ndarray:
-    measure: Callable[[str], int] = (lambda a: len(char_text(a))) if level == "char" else (lambda a: len(word_tokens(a)))
+    measure: Callable[[str], int] = (
+        (lambda a: len(char_text(a))) if level == "char" else (lambda a: len(word_tokens(a)))
+    )
     lengths = np.array([measure(a) for a in answers], dtype=np.int64)
     return lengths[lengths > 0]
 
 
-def target_lengths(context: GenerationContext, level: str, length: str | int, n: int, rng: np.random.Generator) -> np.ndarray:
+def target_lengths(
+    context: GenerationContext, level: str, length: str | int, n: int, rng: np.random.Generator
+) -> np.ndarray:
     """Target length of each of ``n`` answers, in characters (``level="char"``) or words, without punctuation.
 
     ``"mean"``: the mean length of the prompt's real answers (seed 000 §2.2), rounded, at least 1;
@@ -111,7 +115,7 @@ def fill_nonempty(make: Callable[[np.ndarray], list[str]], n: int, what: str) ->
     for _ in range(_MAX_REDRAWS):
         if todo.size == 0:
             break
-        for i, text in zip(todo.tolist(), make(todo)):
+        for i, text in zip(todo.tolist(), make(todo), strict=True):
             if text.strip():
                 out[i] = text
         todo = np.array([i for i in todo.tolist() if out[i] is None], dtype=np.int64)

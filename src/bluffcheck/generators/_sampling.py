@@ -24,8 +24,8 @@ def concatenate_ngrams(table: NgramTable, caps: np.ndarray, rng: np.random.Gener
     first_eos = np.where(eos.any(axis=1), eos.argmax(axis=1), idx.shape[1])
     stop = np.minimum(first_eos + 1, per_row)
     out = []
-    for row, k, cap in zip(idx, stop.tolist(), caps.tolist()):
-        grams = table.grams[row[:k]]
+    for row, k, cap in zip(idx, stop.tolist(), caps.tolist(), strict=True):
+        grams = table.spell(row[:k])
         if table.level == "char":
             out.append("".join(grams)[:cap].strip())
         else:

@@ -93,6 +93,6 @@ class ContentBurst(BluffGenerator):
         def make(rows: np.ndarray) -> list[str]:
             draws = np.searchsorted(cdf, rng.random((len(rows), int(caps[rows].max()))), side="right")
             draws = np.minimum(draws, len(vocab) - 1)
-            return [" ".join(vocab[d[:cap]]) for d, cap in zip(draws, caps[rows].tolist())]
+            return [" ".join(vocab[d[:cap]]) for d, cap in zip(draws, caps[rows].tolist(), strict=True)]
 
         return fill_nonempty(make, n, "ContentBurst")

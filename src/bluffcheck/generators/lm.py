@@ -108,14 +108,20 @@ class LanguageModel(CorpusBacked):
             out.append(" ".join([*tokens[:k], *self._continue(context, tokens[:k], len(tokens) - k, rng)]))
         return out
 
-    def _continue(self, context: GenerationContext, seed: list[str], n_words: int, rng: np.random.Generator) -> list[str]:
+    def _continue(
+        self, context: GenerationContext, seed: list[str], n_words: int, rng: np.random.Generator
+    ) -> list[str]:
         if self.backend == "hf":
             from ._hf_lm import hf_continue
 
             assert self.model_path is not None  # checked in __post_init__
-            words = hf_continue(self.model_path, " ".join(seed), n_words, rng, temperature=self.temperature, top_k=self.top_k)
+            words = hf_continue(
+                self.model_path, " ".join(seed), n_words, rng, temperature=self.temperature, top_k=self.top_k
+            )
             if len(words) < n_words:
-                raise ConfigError(f"The model at {self.model_path} wrote {len(words)} of {n_words} words; it stops early.")
+                raise ConfigError(
+                    f"The model at {self.model_path} wrote {len(words)} of {n_words} words; it stops early."
+                )
             return words
         from ._ngram_lm import kn_trigram
 

@@ -53,6 +53,6 @@ class RandomCharacters(BluffGenerator):
 
         def make(rows: np.ndarray) -> list[str]:
             draws = rng.integers(0, len(ALPHABET), size=(len(rows), int(caps[rows].max())))
-            return ["".join(letters[d[:cap]]) for d, cap in zip(draws, caps[rows].tolist())]
+            return ["".join(letters[d[:cap]]) for d, cap in zip(draws, caps[rows].tolist(), strict=True)]
 
         return fill_nonempty(make, n, "RandomCharacters")

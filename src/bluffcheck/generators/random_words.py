@@ -61,6 +61,6 @@ class RandomWords(CorpusBacked):
 
         def make(rows: np.ndarray) -> list[str]:
             draws = rng.integers(0, len(vocab), size=(len(rows), int(caps[rows].max())))
-            return [" ".join(vocab[d[:cap]]) for d, cap in zip(draws, caps[rows].tolist())]
+            return [" ".join(vocab[d[:cap]]) for d, cap in zip(draws, caps[rows].tolist(), strict=True)]
 
         return fill_nonempty(make, n, "RandomWords")

@@ -84,7 +84,8 @@ STYLE = {"font.size": 10, "axes.titlesize": 11, "axes.spines.top": False, "axes.
 def _ticks(ax: Any, names: Sequence[str]) -> None:
     """Method names under the x axis: wrapped onto up to three lines, slanted only when there are many."""
     many = len(names) > 6
-    wrapped = ["\n".join(textwrap.wrap(label(n, 60), 20 if many else 24, break_on_hyphens=False)[:3]) for n in names]
+    spaced = [label(n, 60).replace("(", " (").replace(",", ", ").replace(",  ", ", ") for n in names]
+    wrapped = ["\n".join(textwrap.wrap(n, 18, break_on_hyphens=False)[:3]) for n in spaced]
     ax.set_xticks(range(len(names)), wrapped, rotation=30 if many else 0, ha="right" if many else "center", fontsize=9)
 
 

@@ -233,12 +233,14 @@ def error_table(df: pd.DataFrame) -> list[dict[str, Any]]:
 
 def scorer_table(cells: list[dict[str, Any]], agreement: list[dict[str, Any]], df: pd.DataFrame) -> list[dict[str, Any]]:
     """One headline row per scorer: mean ARR over method × prompt cells, mean QWK over prompts, errors."""
+    from ..metrics.agreement import mean_qwk
+
     out = []
     for scorer in sorted(df["scorer"].unique()):
         mine = [r for r in cells if r["scorer"] == scorer]
-        qwk = [r for r in agreement if r["scorer"] == scorer]
+        qwk = {r["prompt"]: r["qwk"] for r in agreement if r["scorer"] == scorer and r["qwk"] is not None}
         out.append({"scorer": scorer, "arr": _macro(mine, "arr"), "full_credit_rate": _macro(mine, "full_credit_rate"),
-                    "qwk": _macro(qwk, "qwk"), "n_records": int((df["scorer"] == scorer).sum()),
+                    "qwk": _num(mean_qwk(qwk)) if qwk else None, "n_records": int((df["scorer"] == scorer).sum()),
                     "n_errors": int(((df["scorer"] == scorer) & ~df["ok"]).sum())})
     return out
 

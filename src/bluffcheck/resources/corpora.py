@@ -142,7 +142,9 @@ def _read_brown(path: str, mtime: float) -> GenericCorpus:
     with zipfile.ZipFile(path) as zf:
         names = sorted(n for n in zf.namelist() if re.fullmatch(r"brown/c[a-r]\d\d", n))
         if not names:
-            raise DatasetFormatError(path, None, None, "has no Brown files (brown/ca01 ... brown/cr09); is it brown.zip?")
+            raise DatasetFormatError(
+                path, None, None, "has no Brown files (brown/ca01 ... brown/cr09); is it brown.zip?"
+            )
         for name in names:
             for lineno, line in enumerate(zf.read(name).decode("utf-8").splitlines(), 1):
                 if not line.strip():

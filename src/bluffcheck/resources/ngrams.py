@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
 
 import numpy as np
 
@@ -32,10 +33,11 @@ _LOCK = threading.Lock()
 class NgramTable:
     """The distinct n-grams of a corpus with their counts.
 
+    Grams are kept as positions in the corpus's symbol stream (``source``: the text for characters,
+    the word list for words) and spelled out only when asked for (:meth:`spell`, :attr:`grams`).
+
     Attributes
     ----------
-    grams : ndarray of object
-        Each gram without its EOS token: a string (char level) or a tuple of words (word level).
     counts : ndarray of int64
     eos : ndarray of bool
         Whether the gram ended in the end-of-sentence token.
@@ -45,21 +47,42 @@ class NgramTable:
 
     level: str
     n: int
-    grams: np.ndarray
     counts: np.ndarray
     eos: np.ndarray
     cdf: np.ndarray
+    starts: np.ndarray = field(repr=False)
+    source: str | list[str] = field(repr=False)
 
     def sample(self, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
         """Indices of grams drawn with probability proportional to their corpus frequency."""
         idx = np.searchsorted(self.cdf, rng.random(shape), side="right")
         return np.minimum(idx, len(self.cdf) - 1)
 
+    def spell(self, indices: np.ndarray) -> list[Any]:
+        """The grams at ``indices`` without their EOS token: strings (char) or tuples of words (word)."""
+        lengths = self.n - self.eos[indices]
+        src = self.source
+        return [
+            src[s : s + k] if isinstance(src, str) else tuple(src[s : s + k])
+            for s, k in zip(self.starts[indices].tolist(), lengths.tolist(), strict=True)
+        ]
+
+    @cached_property
+    def grams(self) -> np.ndarray:
+        """Every gram, spelled out (for inspection and tests; sampling uses :meth:`spell`)."""
+        out = np.empty(len(self.counts), dtype=object)
+        out[:] = self.spell(np.arange(len(self.counts)))
+        return out
+
 
 def _char_ids(units: tuple[str, ...]) -> tuple[np.ndarray, str]:
-    """Byte codes of all units, each followed by EOS (``\\n``); normalised text is ASCII."""
+    """Dense symbol ids (EOS ``\\n`` = 0) of all units, each followed by EOS; normalised text is ASCII."""
     text = "".join(u + EOS_CHAR for u in units)
-    return np.frombuffer(text.encode("ascii"), dtype=np.uint8).astype(np.int64), text
+    raw = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    present = np.flatnonzero(np.bincount(raw, minlength=256))  # "\n" (10) sorts first: ids are a-z, 0-9, ' and space
+    dense = np.zeros(256, dtype=np.int64)
+    dense[present] = np.arange(len(present))
+    return dense[raw], text
 
 
 def _word_ids(units: tuple[tuple[str, ...], ...]) -> tuple[np.ndarray, list[str]]:
@@ -90,10 +113,7 @@ def _group(ids: np.ndarray, n: int, starts: np.ndarray) -> tuple[np.ndarray, np.
         where[keys[0]] = np.arange(len(keys[0]))  # any occurrence represents its gram
         present = np.flatnonzero(counts)
         return where[present], counts[present]
-    if len(keys) == 1:
-        _, first, counts = np.unique(keys[0], return_index=True, return_counts=True)
-        return first, counts
-    order = np.lexsort(keys[::-1])
+    order = np.argsort(keys[0]) if len(keys) == 1 else np.lexsort(keys[::-1])
     change = np.zeros(len(order), dtype=bool)
     change[0] = True
     for key in keys:
@@ -102,15 +122,31 @@ def _group(ids: np.ndarray, n: int, starts: np.ndarray) -> tuple[np.ndarray, np.
     return order[first], np.diff(np.append(first, len(order)))
 
 
-def _build(corpus: Corpus, level: Level, n: int) -> NgramTable:
+_STREAMS: OrderedDict[tuple[str, str], tuple[np.ndarray, np.ndarray, np.ndarray, Any]] = OrderedDict()
+
+
+def _stream(corpus: Corpus, level: Level) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any]:
+    """Symbol ids, EOS mask, unit number per symbol and the spelled source; shared by n = 1..5."""
+    key = (corpus.key, level)
+    with _LOCK:
+        if key in _STREAMS:
+            return _STREAMS[key]
     if level == "char":
-        ids, text = _char_ids(corpus.char_units)
-        eos_id = ord(EOS_CHAR)
+        ids, source = _char_ids(corpus.char_units)
+        is_eos = ids == 0
     else:
-        ids, flat = _word_ids(corpus.word_units)
-        eos_id = 0
-    is_eos = ids == eos_id
+        ids, source = _word_ids(corpus.word_units)
+        is_eos = ids == 0
     unit_of = np.concatenate([[0], np.cumsum(is_eos[:-1])])
+    with _LOCK:
+        _STREAMS[key] = (ids, is_eos, unit_of, source)
+        while len(_STREAMS) > 2:
+            _STREAMS.popitem(last=False)
+    return ids, is_eos, unit_of, source
+
+
+def _build(corpus: Corpus, level: Level, n: int) -> NgramTable:
+    ids, is_eos, unit_of, source = _stream(corpus, level)
     span = max(len(ids) - n + 1, 0)
     starts = np.flatnonzero(unit_of[:span] == unit_of[n - 1 : n - 1 + span])
     if starts.size == 0:
@@ -121,13 +157,8 @@ def _build(corpus: Corpus, level: Level, n: int) -> NgramTable:
     first, counts = _group(ids, n, starts)
     reps = starts[first]
     has_eos = is_eos[reps + n - 1]  # EOS can only be the last symbol of a within-unit gram
-    grams = np.empty(len(reps), dtype=object)
-    if level == "char":
-        grams[:] = [text[s : s + n].rstrip(EOS_CHAR) for s in reps.tolist()]
-    else:
-        grams[:] = [tuple(w for w in flat[s : s + n] if w != EOS_WORD) for s in reps.tolist()]
     cdf = np.cumsum(counts, dtype=np.float64)
-    return NgramTable(level, n, grams, counts.astype(np.int64), has_eos, cdf / cdf[-1])
+    return NgramTable(level, n, counts.astype(np.int64), has_eos, cdf / cdf[-1], reps, source)
 
 
 def ngram_table(corpus: Corpus, level: Level, n: int) -> NgramTable:
@@ -172,3 +203,4 @@ def clear_cache() -> None:
     with _LOCK:
         _CACHE.clear()
         _VOCAB.clear()
+        _STREAMS.clear()

@@ -88,7 +88,11 @@ class Store:
         return default
 
     def close(self) -> None:
-        """Close the connection (checkpointing the WAL into the main file)."""
+        """Checkpoint the WAL into the main file and close, leaving one self-contained ``store.sqlite``."""
+        try:
+            self.con.execute("PRAGMA journal_mode=DELETE")
+        except sqlite3.Error:
+            pass  # another reader holds the WAL open; it is checkpointed by the next writer
         self.con.close()
 
     def __enter__(self) -> Store:

@@ -275,11 +275,11 @@ class EncoderScorer(Scorer):
 
     # -- persistence hooks (see scorers.persist) ---------------------------------------------------
     def _get_state(self) -> dict[str, Any]:
-        return {"models": {pid: dict(vars(h)) for pid, h in self.models_.items()}}
+        return {"models_": {pid: dict(vars(h)) for pid, h in self.models_.items()}}
 
     def _set_state(self, state: dict[str, Any]) -> None:
         self.models_ = {}
-        for pid, s in state["models"].items():
+        for pid, s in state["models_"].items():
             arrays = {k: np.asarray(s[k], dtype=np.float64) for k in ("coef", "intercept")}
             rest = {"classes": [str(c) for c in s["classes"]], "credits": [float(c) for c in s["credits"]]}
             self.models_[pid] = EncoderHead(str(s["kind"]), **arrays, **rest, alpha=float(s["alpha"]))

@@ -205,11 +205,11 @@ class NeuralScorer(Scorer):
 
     # -- persistence hooks (see scorers.persist) ------------------------------------------------
     def _get_state(self) -> dict[str, Any]:
-        return {"models": {pid: m.__getstate__() for pid, m in self.models_.items()}}
+        return {"models_": {pid: m.__getstate__() for pid, m in self.models_.items()}}
 
     def _set_state(self, state: dict[str, Any]) -> None:
         self.models_ = {}
-        for pid, s in state["models"].items():
+        for pid, s in state["models_"].items():
             fields = {k: s[k] for k in ("words", "chars", "config", "low", "high", "history")}
             weights = {k: np.asarray(v, dtype=np.float32) for k, v in s["weights"].items()}
             self.models_[pid] = NeuralModel(**fields, weights=weights)

@@ -112,13 +112,16 @@ class NgramSVM(Scorer):
         pattern = re.compile(WORD_TOKEN_PATTERN)
         return np.asarray([len(pattern.findall(t)) for t in texts], dtype=float)
 
-    def _features(self, model: dict[str, Any], texts: list[str]) -> Any:
+    def _features(self, model: dict[str, Any], texts: list[str], blocks: dict[str, Any] | None = None) -> Any:
+        """Sparse features: n-gram groups in name order, then length. ``blocks`` holds groups already counted."""
         import scipy.sparse as sp
 
-        blocks = [vec.transform(texts) for _, vec in sorted(model["vectorizers"].items()) if vec is not None]
+        blocks = blocks or {}
+        parts = [blocks[n] if n in blocks else vec.transform(texts)
+                 for n, vec in sorted(model["vectorizers"].items()) if vec is not None]
         if model["length_scale"] is not None:
-            blocks.append(sp.csr_matrix((self._lengths(texts) / model["length_scale"])[:, None]))
-        return sp.hstack(blocks, format="csr", dtype=np.float64)
+            parts.append(sp.csr_matrix((self._lengths(texts) / model["length_scale"])[:, None]))
+        return sp.hstack(parts, format="csr", dtype=np.float64)
 
     # -- fitting and scoring ----------------------------------------------------------------
     def _fit_prompt(self, items: Sequence[Item], prompt: Prompt | None) -> dict[str, Any]:
@@ -126,10 +129,11 @@ class NgramSVM(Scorer):
 
         texts = [it.text for it in items]
         y, classes, credits = class_targets(items)
-        vecs = {}
+        vecs, blocks = {}, {}
         for name, vec in self._vectorizers().items():
             try:
-                vecs[name] = vec.fit(texts)
+                blocks[name] = vec.fit_transform(texts)  # count once: fit() alone would count, then transform again
+                vecs[name] = vec
             except ValueError:  # no n-gram of this size in any training answer: the group has no features
                 vecs[name] = None
         if not any(vecs.values()) and not self.use_length:
@@ -140,7 +144,7 @@ class NgramSVM(Scorer):
         if len(classes) > 1:
             # A linear SVM trained on the precomputed linear kernel (the same optimisation problem as
             # kernel="linear", much faster on long sparse texts), turned back into primal weights.
-            x = self._features(model, texts)
+            x = self._features(model, texts, blocks)
             svm = SVC(kernel="precomputed", C=float(self.C), decision_function_shape="ovo").fit((x @ x.T).toarray(), y)
             model["coef"], model["intercept"] = primal_weights(svm, x), np.asarray(svm.intercept_, dtype=float)
         return model

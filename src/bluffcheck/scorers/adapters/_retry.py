@@ -239,17 +239,15 @@ def run_batches(
             check(batch_out)
             out.extend(batch_out)
         return out
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="bluffcheck-batch") as pool:
+    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="bluffcheck-batch")
+    try:
         futures = [pool.submit(retry_items, call, items[s : s + batch_size], policy) for s in starts]
-        try:
-            for fut in futures:
-                batch_out = fut.result()
-                check(batch_out)
-                out.extend(batch_out)
-        except BaseException:
-            for fut in futures:
-                fut.cancel()
-            raise
+        for fut in futures:
+            batch_out = fut.result()
+            check(batch_out)
+            out.extend(batch_out)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)  # on abort: drop queued batches, do not wait for running ones
     return out
 
 

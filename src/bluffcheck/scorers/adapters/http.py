@@ -180,7 +180,7 @@ class HttpScorer(BlackBoxScorer):
             resp = self._client().post(self.url, json=payload, headers=self._headers(), timeout=timeout)
         except httpx.TimeoutException as exc:
             raise CallTimeout(
-                f"POST {self.url}: no answer within {policy.timeout:g} s ({type(exc).__name__})"
+                f"POST {self.url}: no answer within {policy.timeout or self.connect_timeout:g} s ({type(exc).__name__})"
             ) from None
         except httpx.HTTPError as exc:
             raise ScorerError(f"POST {self.url} failed: {type(exc).__name__}: {exc}") from None

@@ -1,0 +1,213 @@
+"""ARR of ngram-svm, neural and encoder on ASAP-SAS bluffs (seed 000 §4, Figure 1).
+
+Run: ``python bench/run.py arr`` (writes ``bench/results/arr.md`` and ``bench/results/arr_figure1.png``).
+
+* ASAP-SAS, the 5,224 scored answers; per prompt a seeded 80/20 split stratified by score
+  (:func:`bluffcheck.bluffs.split_dataset`, seed 0): train on 80 %, QWK on 20 %.
+* Bluffs: the 25 paper methods × 10 prompts × ``BENCH_ARR_N`` answers (default 1,000), seed 0,
+  prompt corpora from each prompt's training answers + prompt material + the ~17k unscored ASAP-SAS
+  answers (minus every scored answer), generic corpus = Brown.
+* Each scorer is run in its own step and cached in ``bench/out/arr/`` so scorers can be run at
+  different times: ``BENCH_ARR_SCORERS=ngram-svm`` (comma list; default all three) chooses which are
+  (re)run now; the others are read from the cache. ``BENCH_ARR_N_<SCORER>`` (e.g.
+  ``BENCH_ARR_N_ENCODER=200``) scores only the first n bluffs per prompt × method with that scorer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from bluffcheck import bluffs as B
+from bluffcheck._registry import scorers
+from bluffcheck.datasets import load
+from bluffcheck.generators._api import generate_bluffs
+from bluffcheck.generators._paper import PAPER_METHODS, method_label
+from bluffcheck.resources.asap_unscored import asap_sas_unscored
+from bluffcheck.resources.corpora import GenericCorpus
+
+HERE = Path(__file__).resolve().parent
+CACHE = HERE / "out" / "arr"
+SCORERS = ("ngram-svm", "neural", "encoder")
+SEED = 0
+LABELS = [method_label(n, p) for n, p in PAPER_METHODS]
+PAPER = {  # seed 000 §4 / Figure 1, read from the text (the figure's per-method values are not printed)
+    "mean ARR": "shallow (ESCRITO SVM) ≈ 77 %, deep (BiGRU) ≈ 53 %",
+    "generic vs prompt": "prompt-specific n-grams have lower ARR than generic ones (both systems)",
+    "shuffle": "lowest mean ARR of all methods for the shallow system",
+    "char n": "ARR falls as n grows for prompt-specific character n-grams (both systems)",
+    "worst": "shallow prompt 2 and deep prompt 10 accept > 90 % of random characters",
+}
+
+
+def _n(scorer: str | None = None) -> int:
+    default = int(os.environ.get("BENCH_ARR_N", "1000"))
+    if scorer is None:
+        return default
+    return min(default, int(os.environ.get(f"BENCH_ARR_N_{scorer.upper().replace('-', '_')}", str(default))))
+
+
+def _data() -> tuple[object, object, object, dict[str, list[str]]]:
+    data = load("asap-sas")
+    train, test = B.split_dataset(data, test_size=0.2, seed=SEED)
+    scored = {it.text for it in data.items}
+    extra = {pid: [t for t in asap_sas_unscored(pid) if t not in scored] for pid in data.prompt_ids}
+    return data, train, test, extra
+
+
+def _bluffs(train: object, extra: dict[str, list[str]], n: int) -> tuple[object, float]:
+    t0 = time.perf_counter()
+    out = generate_bluffs(train, PAPER_METHODS, n=n, seed=SEED, generic=GenericCorpus.brown(), extra_answers=extra)
+    return out, time.perf_counter() - t0
+
+
+def _first(bluffs: object, n: int) -> object:
+    return bluffs.subset([it for it in bluffs.items if int(it.metadata["index"]) < n])
+
+
+def run_scorer(name: str, train: object, test: object, bluffs: object) -> dict[str, object]:
+    """Fit, QWK on the held-out 20 %, score the bluffs; cache the ARR table and the explanations."""
+    n = _n(name)
+    scorer = scorers.create(name)
+    t0 = time.perf_counter()
+    scorer.fit(train)
+    fit_s = time.perf_counter() - t0
+    qwk = B.heldout_qwk(scorer, test)
+    subset = _first(bluffs, n)
+    t0 = time.perf_counter()
+    records = B.bluff_records(scorer, subset, scorer_name=name, seed=SEED)
+    score_s = time.perf_counter() - t0
+    table = B.arr_table(records, seed=SEED)
+    explained = _explain(scorer, subset, records, table) if callable(getattr(scorer, "explain", None)) else []
+    meta = {"scorer": name, "n": n, "fit_s": fit_s, "score_s": score_s, "n_scored": len(records), "qwk": qwk,
+            "explained": explained, "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}  # fmt: skip
+    CACHE.mkdir(parents=True, exist_ok=True)
+    table.to_csv(CACHE / f"{name}.csv", index=False)
+    (CACHE / f"{name}.json").write_text(json.dumps(meta, indent=1, default=float))
+    return meta
+
+
+def _explain(scorer: object, subset: object, records: pd.DataFrame, table: pd.DataFrame) -> list[dict]:
+    rc = table[table["method"] == "random-chars"].sort_values("arr", kind="stable")
+    worst = str(rc["prompt"].iloc[0])
+    return B.explain_accepted(scorer, subset.items, records["score"].to_numpy(), method="random-chars", top=5,
+                              features=5, prompt=worst)  # fmt: skip
+
+
+def _pct(x: float) -> str:
+    return "–" if x is None or not np.isfinite(x) else f"{100 * x:.1f}"
+
+
+def _method_rows(tables: dict[str, pd.DataFrame]) -> list[str]:
+    names = list(tables)
+    head = "| method | " + " | ".join(f"{s} ARR % mean (min–max)" for s in names) + " |"
+    lines = [head, "|---" * (len(names) + 1) + "|"]
+    sums = {s: B.method_summary(t).set_index("method") for s, t in tables.items()}
+    for label in LABELS:
+        cells = []
+        for s in names:
+            r = sums[s].loc[label] if label in sums[s].index else None
+            cells.append("–" if r is None else f"{_pct(r['arr'])} ({_pct(r['arr_min'])}–{_pct(r['arr_max'])})")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines.append("| **mean** | " + " | ".join(f"**{_pct(tables[s]['arr'].mean())}**" for s in names) + " |")
+    lines.append("| full credit, mean | " + " | ".join(_pct(tables[s]["full_credit_rate"].mean()) for s in names) + " |")
+    return lines
+
+
+def _prompt_rows(tables: dict[str, pd.DataFrame], metas: dict[str, dict]) -> list[str]:
+    names = list(tables)
+    prompts = sorted({p for t in tables.values() for p in t["prompt"]}, key=int)
+    lines = ["| prompt | " + " | ".join(f"{s} ARR % | {s} QWK" for s in names) + " |", "|---" * (2 * len(names) + 1) + "|"]
+    for p in prompts:
+        cells = []
+        for s in names:
+            sub = tables[s][tables[s]["prompt"] == p]
+            cells += [_pct(sub["arr"].mean()), f"{metas[s]['qwk'].get(p, float('nan')):.3f}"]
+        lines.append(f"| {p} | " + " | ".join(cells) + " |")
+    lines.append("| mean | " + " | ".join(f"{_pct(tables[s]['arr'].mean())} | {metas[s]['qwk']['mean']:.3f}" for s in names) + " |")
+    return lines
+
+
+def _findings(tables: dict[str, pd.DataFrame]) -> list[str]:
+    out = []
+    for s, t in tables.items():
+        m = B.method_summary(t).set_index("method")["arr"]
+        gen = np.mean([m[f"{k}-{n}gram-generic"] for k in ("char", "word") for n in range(1, 6)])
+        pro = np.mean([m[f"{k}-{n}gram-prompt"] for k in ("char", "word") for n in range(1, 6)])
+        chars = [m[f"char-{n}gram-prompt"] for n in range(1, 6)]
+        out.append(f"- **{s}**: mean ARR {_pct(t['arr'].mean())} %; n-grams generic {_pct(gen)} % vs prompt-specific "
+                   f"{_pct(pro)} %; lowest method: {m.idxmin()} ({_pct(m.min())} %), shuffle {_pct(m['shuffle'])} %; "
+                   f"prompt char 1–5-grams: {', '.join(_pct(c) for c in chars)} %.")  # fmt: skip
+    return out
+
+
+def _explanations(meta: dict) -> list[str]:
+    lines = []
+    for e in meta.get("explained", []):
+        feats = ", ".join(f"`{f}` ({w:+.3f})" for f, w in e["features"])
+        lines.append(f"- prompt {e['prompt_id']}, score {e['score']:g}/{e['max_score']:g}: "
+                     f"`{e['text'][:70]}` ← {feats}")  # fmt: skip
+    return lines
+
+
+def write_markdown(out: Path, metas: dict[str, dict], tables: dict[str, pd.DataFrame], gen: dict) -> None:
+    from bluffcheck.report.plots import arr_figure
+
+    png = HERE / "results" / "arr_figure1.png"
+    cells = [r for t in tables.values() for r in t.to_dict("records")]
+    png.write_bytes(arr_figure(cells))
+    runs = "; ".join(f"{s}: n = {metas[s]['n']} per prompt × method ({metas[s]['n_scored']:,} bluffs), fit "
+                     f"{metas[s]['fit_s']:.0f} s, scoring {metas[s]['score_s']:.0f} s ({metas[s]['when']})" for s in tables)  # fmt: skip
+    text = [
+        "## Adversarial rejection rate on ASAP-SAS (seed 000 Figure 1)", "",
+        "Command: `python bench/run.py arr` (per-scorer steps: `BENCH_ARR_SCORERS=ngram-svm python bench/run.py arr`, "
+        "`BENCH_ARR_N_NEURAL=… BENCH_ARR_N_ENCODER=…`). Machine: 2 CPU cores shared with other jobs, no GPU.", "",
+        "Setup: ASAP-SAS 5,224 scored answers, per-prompt 80/20 split stratified by score (seed 0): scorers trained "
+        f"on {gen['n_train']:,} answers, QWK on {gen['n_test']:,}. Bluffs: the 25 methods of seed 000 × 10 prompts, "
+        f"seed 0; prompt corpora = the prompt's training answers + prompt material + the unscored ASAP-SAS answers "
+        f"(`extra_answers`, minus every scored answer); generic corpus = Brown. Generation of {gen['n_bluffs']:,} "
+        f"bluffs took {gen['seconds']:.0f} s. Runs: {runs}.", "",
+        "### ARR per method (mean over the 10 prompts, min–max over prompts)", "", *_method_rows(tables), "",
+        "### Per prompt (mean ARR over the 25 methods) and held-out QWK", "", *_prompt_rows(tables, metas), "",
+        "### Against seed 000's findings", "", *[f"- paper, {k}: {v}" for k, v in PAPER.items()], *_findings(tables), "",
+        "![ARR per method, one point per prompt, one colour per scorer](results/arr_figure1.png)", "",
+        "Figure: `bench/results/arr_figure1.png` (drawn by `bluffcheck.report.plots.arr_figure`).", "",
+    ]
+    for s, m in metas.items():
+        if m.get("explained"):
+            text += [f"### Why random characters were accepted ({s}, its most vulnerable prompt)", "",
+                     "Top 5 highest-scored random-character answers and the features present in them that pushed "
+                     "hardest toward the predicted score (seed 000 §4: 'nswvtnvakgxpm' ← 'ns', 'nv', 'kg'):", "",
+                     *_explanations(m), ""]  # fmt: skip
+    text += GAPS
+    out.write_text("\n".join(text) + "\n")
+
+
+GAPS = [
+    "### Gaps to the paper", "",
+    "- Training data: our scorers see 80 % of the 5,224 scored answers (≈ 4,180), not the paper's ≈ 17k training "
+    "answers; the held-out QWK is on our 20 %, not the official test set.",
+    "- Shallow system: scikit-learn `SVC(kernel='linear')` on binary n-gram presence, not Weka SMO in ESCRITO.",
+    "- Deep system: `neural` uses MiniLM token embeddings, not GloVe; `encoder` (frozen MiniLM + ridge) has no "
+    "counterpart in the paper.",
+    "- `lm`: an n-gram language model stands in for GPT-2 (no model download offline).",
+    "",
+]
+
+
+def main(out: Path) -> None:
+    wanted = [s.strip() for s in os.environ.get("BENCH_ARR_SCORERS", ",".join(SCORERS)).split(",") if s.strip()]
+    data, train, test, extra = _data()
+    bluffs, seconds = _bluffs(train, extra, _n())
+    gen = {"n_train": len(train), "n_test": len(test), "n_bluffs": len(bluffs), "seconds": seconds}
+    for name in wanted:
+        print(f"   scoring with {name} at n={_n(name)}", flush=True)
+        run_scorer(name, train, test, bluffs)
+    metas = {s: json.loads((CACHE / f"{s}.json").read_text()) for s in SCORERS if (CACHE / f"{s}.json").is_file()}
+    tables = {s: pd.read_csv(CACHE / f"{s}.csv", dtype={"prompt": str}) for s in metas}
+    write_markdown(out, metas, tables, gen)
