@@ -28,7 +28,6 @@ from bluffcheck._registry import scorers
 from bluffcheck.datasets import load
 from bluffcheck.generators._api import generate_bluffs
 from bluffcheck.generators._paper import PAPER_METHODS, method_label
-from bluffcheck.resources.asap_unscored import asap_sas_unscored
 from bluffcheck.resources.corpora import GenericCorpus
 
 HERE = Path(__file__).resolve().parent
@@ -56,7 +55,10 @@ def _data() -> tuple[object, object, object, dict[str, list[str]]]:
     data = load("asap-sas")
     train, test = B.split_dataset(data, test_size=0.2, seed=SEED)
     scored = {it.text for it in data.items}
-    extra = {pid: [t for t in asap_sas_unscored(pid) if t not in scored] for pid in data.prompt_ids}
+    extra: dict[str, list[str]] = {}
+    for it in load("asap-sas", split="unscored-train"):
+        if it.text not in scored:
+            extra.setdefault(it.prompt_id, []).append(it.text)
     return data, train, test, extra
 
 

@@ -36,10 +36,12 @@ __all__ = [
     "TABLE_COLUMNS",
     "arr_table",
     "bluff_records",
+    "cv_splits",
     "evaluate_bluffs",
     "explain_accepted",
     "heldout_qwk",
     "method_summary",
+    "original_records",
     "split_dataset",
 ]
 
@@ -79,6 +81,30 @@ def split_dataset(dataset: Dataset, *, test_size: float = 0.2, seed: int = 0) ->
     train_items = [it for i, it in enumerate(dataset.items) if i not in test]
     test_items = [it for i, it in enumerate(dataset.items) if i in test]
     return dataset.subset(train_items, split="train80"), dataset.subset(test_items, split="test20")
+
+
+def cv_splits(dataset: Dataset, *, k: int = 5, seed: int = 0) -> list[tuple[Dataset, Dataset]]:
+    """``k`` folds per prompt, stratified by gold score (or label): a list of ``(train, test)`` pairs.
+
+    Within each prompt and score the items are shuffled by ``numpy.random.default_rng(seed)`` and
+    dealt to the folds in turn, so every item is in exactly one test part.
+    """
+    if int(k) < 2:
+        raise ConfigError(f"Cross-validation needs k >= 2 folds. Got {k!r}.")
+    rng = np.random.default_rng(seed)
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, it in enumerate(dataset.items):
+        groups.setdefault((it.prompt_id, _stratum(it)), []).append(i)
+    fold = np.zeros(len(dataset), dtype=np.int64)
+    for key in sorted(groups):
+        for j, i in enumerate(rng.permutation(np.asarray(groups[key]))):
+            fold[int(i)] = j % int(k)
+    out = []
+    for f in range(int(k)):
+        train = [it for i, it in enumerate(dataset.items) if fold[i] != f]
+        test = [it for i, it in enumerate(dataset.items) if fold[i] == f]
+        out.append((dataset.subset(train, split=f"cv{k}-train{f}"), dataset.subset(test, split=f"cv{k}-test{f}")))
+    return out
 
 
 def heldout_qwk(scorer: Any, test: Dataset) -> dict[str, float]:
@@ -121,6 +147,21 @@ def bluff_records(
     frame = pd.DataFrame(rows, columns=[*RECORD_FIELDS, "label"])
     for col in ("seed", "attempts"):
         frame[col] = frame[col].astype("int64")
+    return frame
+
+
+def original_records(
+    scorer: Any, test: Dataset, *, scorer_name: str | None = None, run_id: str = "", seed: int = 0
+) -> pd.DataFrame:
+    """Records of real held-out answers (``kind="original"``, ``gold`` = gold score, ``score`` rounded),
+    so ``bluffcheck report`` shows the scorer's QWK next to its ARR."""
+    items = list(test.items)
+    meta = {"method": "original", "label": "original", "expectation": "same", "seed": seed}
+    as_bluffs = test.subset([Item(it.id, it.prompt_id, it.text, metadata=meta) for it in items])
+    frame = bluff_records(scorer, as_bluffs, scorer_name=scorer_name, run_id=run_id, seed=seed)
+    frame["kind"] = "original"
+    frame["gold"] = [float(it.score) if it.score is not None else None for it in items]
+    frame["score"] = np.rint(frame["score"].astype(float))
     return frame
 
 

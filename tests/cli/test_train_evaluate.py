@@ -56,6 +56,7 @@ def test_evaluate_unknown_scorer_suggests_names():
         _invoke("evaluate", "lexical-trees", "-d", "semeval-demo", "--cv", "3")
 
 
+@pytest.mark.slow
 def test_train_saves_a_loadable_scorer(tmp_path):
     from bluffcheck.datasets import load
     from bluffcheck.scorers import persist

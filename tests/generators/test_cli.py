@@ -79,3 +79,18 @@ def test_cli_generate_bad_parameter_is_a_config_error(tmp_path, tiny_loader):
     )
     assert result.exit_code != 0
     assert "must be an integer in 1..5. Got 9 instead" in str(result.exception)
+
+
+@pytest.mark.realdata
+def test_cli_generate_on_asap_sas_with_unscored_answers(tmp_path, shared_data, monkeypatch):
+    monkeypatch.setenv("BLUFFCHECK_DATA", str(shared_data))
+    args = ["generate", "-d", "asap-sas", "--prompt", "3", "-m", "word-2gram-prompt,content-burst", "--unscored"]
+    result = CliRunner().invoke(app, [*args, "--n", "5", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    rows = (tmp_path / "bluffs.tsv").read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 1 + 10 and all(r.split("\t")[1] == "3" for r in rows[1:])
+
+
+def test_cli_generate_unscored_is_only_for_asap_sas(tmp_path, tiny_loader):
+    result = CliRunner().invoke(app, ["generate", "-d", "tiny", "-m", "shuffle", "--unscored", "--out", str(tmp_path)])
+    assert result.exit_code != 0 and "Drop --unscored" in str(result.exception)

@@ -22,7 +22,7 @@ def rating_pairs(draw):
     return np.array(draw(ratings)), np.array(draw(ratings))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(rating_pairs())
 def test_qwk_score_matches_sklearn_quadratic_kappa(pair):
     a, b = pair

@@ -17,7 +17,7 @@ label_lists = st.integers(1, 40).flatmap(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(label_lists)
 def test_classification_report_matches_sklearn(pair):
     y_true, y_pred = pair
@@ -56,7 +56,7 @@ def test_classification_report_default_labels_and_errors():
         classification_report(["a"], ["a", "a"])
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(label_lists)
 def test_corrective_feedback_f1_matches_binary_sklearn(pair):
     y_true, y_pred = pair

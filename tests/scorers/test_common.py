@@ -19,8 +19,16 @@ from bluffcheck.scorers.persist import load, save
 from bluffcheck.types import Dataset, Item
 
 TEST_PARAMS: dict[str, dict[str, Any]] = {
-    "neural": {"epochs": 1, "word_vectors": "random", "hidden": 16, "char_filters": 8, "char_dim": 8, "max_len": 40,
-               "batch_size": 32, "dev_fraction": 0.0},
+    "neural": {
+        "epochs": 1,
+        "word_vectors": "random",
+        "hidden": 16,
+        "char_filters": 8,
+        "char_dim": 8,
+        "max_len": 40,
+        "batch_size": 32,
+        "dev_fraction": 0.0,
+    },
     "encoder": {"alphas": (1.0,)},
     "ease": {"n_estimators": 20, "max_bow_features": 50},
 }
@@ -95,7 +103,10 @@ def test_scorer_unfitted_or_unknown_prompt_raises(name: str, toy: Dataset) -> No
 @pytest.mark.parametrize("name", NAMES)
 def test_scorer_empty_and_one_word_answers(name: str, toy: Dataset) -> None:
     scorer = fitted(name, toy)
-    odd = [Item(f"odd{i}", pid, text) for i, (pid, text) in enumerate([("p1", ""), ("p2", ""), ("p1", "mass"), ("p2", "x")])]
+    odd = [
+        Item(f"odd{i}", pid, text)
+        for i, (pid, text) in enumerate([("p1", ""), ("p2", ""), ("p1", "mass"), ("p2", "x")])
+    ]
     scores = scorer.score(odd)
     assert scores.shape == (4,) and np.isfinite(scores).all()
     assert scorer.score([]).shape == (0,)

@@ -44,9 +44,9 @@ def hf_continue(
     model_path: str, seed: str, n_words: int, rng: np.random.Generator, *, temperature: float, top_k: int
 ) -> list[str]:
     """Whitespace words continuing ``seed``, sampled token by token with ``rng`` (no global seeding)."""
+    tokenizer, model = _load(model_path)  # first: a missing folder fails before torch is imported
     import torch
 
-    tokenizer, model = _load(model_path)
     ids = tokenizer(seed, return_tensors="pt").input_ids
     if ids.shape[1] == 0:
         ids = torch.tensor([[tokenizer.bos_token_id or tokenizer.eos_token_id or 0]])

@@ -38,9 +38,19 @@ __all__ = ["HANDCRAFTED_FEATURES", "EaseFeatures"]
 
 POS_GROUPS = ("NN", "VB", "JJ", "RB", "PRP", "DT", "IN", "CC", "MD", "CD", "W")
 HANDCRAFTED_FEATURES = (
-    "chars", "words", "sentences", "mean_word_length", "commas", "apostrophes", "punctuation",
-    "spelling_errors", "spelling_error_rate", "prompt_overlap", "prompt_overlap_rate",
-    *(f"pos_{g}" for g in POS_GROUPS), "known_pos_bigram_rate",
+    "chars",
+    "words",
+    "sentences",
+    "mean_word_length",
+    "commas",
+    "apostrophes",
+    "punctuation",
+    "spelling_errors",
+    "spelling_error_rate",
+    "prompt_overlap",
+    "prompt_overlap_rate",
+    *(f"pos_{g}" for g in POS_GROUPS),
+    "known_pos_bigram_rate",
 )
 _ANONYMISED = re.compile(r"@[A-Za-z]+\d*")
 
@@ -70,8 +80,9 @@ def _analyse(text: str) -> tuple[list[str], list[str]]:
     return tokens, _tags(tokens)
 
 
-def _handcrafted(text: str, analysis: tuple[list[str], list[str]], prompt_vocab: frozenset[str],
-                 known_bigrams: frozenset[str]) -> list[float]:
+def _handcrafted(
+    text: str, analysis: tuple[list[str], list[str]], prompt_vocab: frozenset[str], known_bigrams: frozenset[str]
+) -> list[float]:
     tokens, tags = analysis
     words = [t.lower() for t in tokens if t[0].isalpha()]
     n = max(len(words), 1)
@@ -83,9 +94,19 @@ def _handcrafted(text: str, analysis: tuple[list[str], list[str]], prompt_vocab:
     bigrams = _pos_bigrams(tags)
     known = sum(1 for b in bigrams if b in known_bigrams) / len(bigrams) if bigrams else 0.0
     return [
-        float(len(text)), float(len(words)), float(len(sentences(text))),
-        sum(len(w) for w in words) / n, float(text.count(",")), float(text.count("'")), float(punct),
-        float(errors), errors / n, float(overlap), overlap / max(len(types), 1), *pos, known,
+        float(len(text)),
+        float(len(words)),
+        float(len(sentences(text))),
+        sum(len(w) for w in words) / n,
+        float(text.count(",")),
+        float(text.count("'")),
+        float(punct),
+        float(errors),
+        errors / n,
+        float(overlap),
+        overlap / max(len(types), 1),
+        *pos,
+        known,
     ]
 
 
@@ -125,11 +146,17 @@ class EaseFeatures(Scorer):
     def _validate_params(self) -> None:
         for name in ("n_estimators", "max_depth", "min_samples_leaf"):
             if int(getattr(self, name)) < 1:
-                raise ConfigError(f"The {name!r} parameter of EaseFeatures must be an int >= 1. Got {getattr(self, name)!r} instead.")
+                raise ConfigError(
+                    f"The {name!r} parameter of EaseFeatures must be an int >= 1. Got {getattr(self, name)!r} instead."
+                )
         if int(self.max_bow_features) < 0:
-            raise ConfigError(f"The 'max_bow_features' parameter of EaseFeatures must be an int >= 0. Got {self.max_bow_features!r} instead.")
+            raise ConfigError(
+                f"The 'max_bow_features' parameter of EaseFeatures must be an int >= 0. Got {self.max_bow_features!r} instead."
+            )
         if not 0 < float(self.learning_rate) <= 1:
-            raise ConfigError(f"The 'learning_rate' parameter of EaseFeatures must be a float in (0, 1]. Got {self.learning_rate!r} instead.")
+            raise ConfigError(
+                f"The 'learning_rate' parameter of EaseFeatures must be a float in (0, 1]. Got {self.learning_rate!r} instead."
+            )
 
     def _matrix(self, model: dict[str, Any], texts: list[str], analyses: list[Any] | None = None) -> np.ndarray:
         vocab, known = frozenset(model["prompt_vocab"]), frozenset(model["known_pos_bigrams"])
@@ -156,14 +183,20 @@ class EaseFeatures(Scorer):
             "range": (float(y.min()), float(y.max())),
         }
         if int(self.max_bow_features) > 0:
-            bow = CountVectorizer(ngram_range=(1, 2), token_pattern=r"(?u)\b\w+\b", max_features=int(self.max_bow_features))
+            bow = CountVectorizer(
+                ngram_range=(1, 2), token_pattern=r"(?u)\b\w+\b", max_features=int(self.max_bow_features)
+            )
             try:
                 model["bow"] = bow.fit(texts)
             except ValueError:  # no word in any training answer: no bag-of-words features
                 model["bow"] = None
-        gbr = GradientBoostingRegressor(n_estimators=int(self.n_estimators), learning_rate=float(self.learning_rate),
-                                        max_depth=int(self.max_depth), min_samples_leaf=int(self.min_samples_leaf),
-                                        random_state=int(self.random_state))
+        gbr = GradientBoostingRegressor(
+            n_estimators=int(self.n_estimators),
+            learning_rate=float(self.learning_rate),
+            max_depth=int(self.max_depth),
+            min_samples_leaf=int(self.min_samples_leaf),
+            random_state=int(self.random_state),
+        )
         model["gbr"] = gbr.fit(self._matrix(model, texts, analyses), y)
         return model
 

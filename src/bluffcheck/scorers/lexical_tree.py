@@ -36,8 +36,16 @@ from .base import ALL_PROMPTS, Scorer, as_items, class_targets
 
 __all__ = ["FEATURE_NAMES", "LexicalTree", "overlap_scores", "phrase_overlaps"]
 
-FEATURE_NAMES = ("question_raw", "question_f1", "question_lesk", "question_cosine",
-                 "reference_raw", "reference_f1", "reference_lesk", "reference_cosine")
+FEATURE_NAMES = (
+    "question_raw",
+    "question_f1",
+    "question_lesk",
+    "question_cosine",
+    "reference_raw",
+    "reference_f1",
+    "reference_lesk",
+    "reference_cosine",
+)
 
 
 def phrase_overlaps(a: Sequence[str], b: Sequence[str]) -> list[int]:
@@ -127,9 +135,13 @@ class LexicalTree(Scorer):
 
     def _validate_params(self) -> None:
         if int(self.min_samples_leaf) < 1:
-            raise ConfigError(f"The 'min_samples_leaf' parameter of LexicalTree must be an int >= 1. Got {self.min_samples_leaf!r} instead.")
+            raise ConfigError(
+                f"The 'min_samples_leaf' parameter of LexicalTree must be an int >= 1. Got {self.min_samples_leaf!r} instead."
+            )
         if not float(self.ccp_alpha) >= 0:
-            raise ConfigError(f"The 'ccp_alpha' parameter of LexicalTree must be a float >= 0. Got {self.ccp_alpha!r} instead.")
+            raise ConfigError(
+                f"The 'ccp_alpha' parameter of LexicalTree must be a float >= 0. Got {self.ccp_alpha!r} instead."
+            )
 
     # -- features ------------------------------------------------------------------------------
     def _prompt(self, item: Item, extra: Mapping[str, Prompt]) -> Prompt:
@@ -147,7 +159,10 @@ class LexicalTree(Scorer):
         for it in items:
             if it.prompt_id not in cache:
                 p = self._prompt(it, extra)
-                cache[it.prompt_id] = (similarity_tokens(p.question), [similarity_tokens(r) for r in p.reference_answers])
+                cache[it.prompt_id] = (
+                    similarity_tokens(p.question),
+                    [similarity_tokens(r) for r in p.reference_answers],
+                )
             question, refs = cache[it.prompt_id]
             answer = similarity_tokens(it.text)
             best = np.max([overlap_scores(answer, r) for r in refs], axis=0) if refs else np.zeros(4)
@@ -164,8 +179,12 @@ class LexicalTree(Scorer):
         from sklearn.tree import DecisionTreeClassifier
 
         y, classes, credits = class_targets(items)
-        tree = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=int(self.min_samples_leaf),
-                                      ccp_alpha=float(self.ccp_alpha), random_state=int(self.random_state))
+        tree = DecisionTreeClassifier(
+            criterion="entropy",
+            min_samples_leaf=int(self.min_samples_leaf),
+            ccp_alpha=float(self.ccp_alpha),
+            random_state=int(self.random_state),
+        )
         return {"tree": tree.fit(self._matrix(items, {}), y), "classes": classes, "credits": credits}
 
     def _score_prompt(self, model: dict[str, Any], items: Sequence[Item], prompt: Prompt | None) -> np.ndarray:

@@ -82,14 +82,20 @@ class NgramSVM(Scorer):
         for name in ("char_ngrams", "word_ngrams"):
             value = getattr(self, name)
             if value is not None and not (len(value) == 2 and 1 <= int(value[0]) <= int(value[1])):
-                raise ConfigError(f"The {name!r} parameter of NgramSVM must be (min, max) with 1 <= min <= max or None. Got {value!r} instead.")
+                raise ConfigError(
+                    f"The {name!r} parameter of NgramSVM must be (min, max) with 1 <= min <= max or None. Got {value!r} instead."
+                )
         for name in ("max_char_features", "max_word_features"):
             if int(getattr(self, name)) < 1:
-                raise ConfigError(f"The {name!r} parameter of NgramSVM must be a positive int. Got {getattr(self, name)!r} instead.")
+                raise ConfigError(
+                    f"The {name!r} parameter of NgramSVM must be a positive int. Got {getattr(self, name)!r} instead."
+                )
         if not self.C > 0:
             raise ConfigError(f"The 'C' parameter of NgramSVM must be a float > 0. Got {self.C!r} instead.")
         if self.char_ngrams is None and self.word_ngrams is None and not self.use_length:
-            raise ConfigError("NgramSVM needs at least one feature group: set char_ngrams, word_ngrams or use_length=True.")
+            raise ConfigError(
+                "NgramSVM needs at least one feature group: set char_ngrams, word_ngrams or use_length=True."
+            )
 
     # -- features ------------------------------------------------------------------------------
     def _vectorizers(self) -> dict[str, Any]:
@@ -97,12 +103,24 @@ class NgramSVM(Scorer):
 
         out = {}
         if self.char_ngrams is not None:
-            out["char"] = CountVectorizer(analyzer="char", ngram_range=tuple(self.char_ngrams), lowercase=True,
-                                          binary=True, max_features=int(self.max_char_features), dtype=np.float64)
+            out["char"] = CountVectorizer(
+                analyzer="char",
+                ngram_range=tuple(self.char_ngrams),
+                lowercase=True,
+                binary=True,
+                max_features=int(self.max_char_features),
+                dtype=np.float64,
+            )
         if self.word_ngrams is not None:
-            out["word"] = CountVectorizer(analyzer="word", ngram_range=tuple(self.word_ngrams), lowercase=True,
-                                          token_pattern=WORD_TOKEN_PATTERN, binary=True,
-                                          max_features=int(self.max_word_features), dtype=np.float64)
+            out["word"] = CountVectorizer(
+                analyzer="word",
+                ngram_range=tuple(self.word_ngrams),
+                lowercase=True,
+                token_pattern=WORD_TOKEN_PATTERN,
+                binary=True,
+                max_features=int(self.max_word_features),
+                dtype=np.float64,
+            )
         return out
 
     @staticmethod
@@ -117,8 +135,11 @@ class NgramSVM(Scorer):
         import scipy.sparse as sp
 
         blocks = blocks or {}
-        parts = [blocks[n] if n in blocks else vec.transform(texts)
-                 for n, vec in sorted(model["vectorizers"].items()) if vec is not None]
+        parts = [
+            blocks[n] if n in blocks else vec.transform(texts)
+            for n, vec in sorted(model["vectorizers"].items())
+            if vec is not None
+        ]
         if model["length_scale"] is not None:
             parts.append(sp.csr_matrix((self._lengths(texts) / model["length_scale"])[:, None]))
         return sp.hstack(parts, format="csr", dtype=np.float64)
@@ -137,10 +158,18 @@ class NgramSVM(Scorer):
             except ValueError:  # no n-gram of this size in any training answer: the group has no features
                 vecs[name] = None
         if not any(vecs.values()) and not self.use_length:
-            raise ConfigError("NgramSVM found no n-grams in the training answers and use_length=False; nothing to learn from.")
+            raise ConfigError(
+                "NgramSVM found no n-grams in the training answers and use_length=False; nothing to learn from."
+            )
         scale = max(float(self._lengths(texts).max()), 1.0) if self.use_length else None
-        model: dict[str, Any] = {"vectorizers": vecs, "length_scale": scale, "classes": classes, "credits": credits,
-                                 "coef": None, "intercept": None}
+        model: dict[str, Any] = {
+            "vectorizers": vecs,
+            "length_scale": scale,
+            "classes": classes,
+            "credits": credits,
+            "coef": None,
+            "intercept": None,
+        }
         if len(classes) > 1:
             # A linear SVM trained on the precomputed linear kernel (the same optimisation problem as
             # kernel="linear", much faster on long sparse texts), turned back into primal weights.
@@ -180,10 +209,12 @@ class NgramSVM(Scorer):
         Pairs are (0, 1), (0, 2), ..., (1, 2), ... over the model's classes; a positive value votes for
         the pair's first class (with two classes, the single value votes for the second when >= 0).
         """
+
         def fn(m: dict[str, Any], its: list[Item]) -> list[np.ndarray]:
             if m["coef"] is None:
                 return [np.zeros(0) for _ in its]
             return list(self._decision(m, [it.text for it in its]))
+
         return self._per_item(items, fn)
 
     def explain(self, item: Item, top: int = 10) -> list[tuple[str, float]]:
@@ -199,7 +230,12 @@ class NgramSVM(Scorer):
         if model["coef"] is None:
             return []
         x = self._features(model, [item.text])
-        names = [f"{g}:{n}" for g, v in sorted(model["vectorizers"].items()) if v is not None for n in v.get_feature_names_out()]
+        names = [
+            f"{g}:{n}"
+            for g, v in sorted(model["vectorizers"].items())
+            if v is not None
+            for n in v.get_feature_names_out()
+        ]
         names += ["length"] if model["length_scale"] is not None else []
         contrib = pairwise_contributions(model["coef"], x, self._predict_index(model, [item])[0], len(model["classes"]))
         present = [(names[j], float(contrib[j])) for j in x.indices if contrib[j] > 0]

@@ -60,16 +60,18 @@ META_FILE = "scorer.json"
 STATE_FILE = "state.skops"
 # Types skops does not trust by default but that are plain data inside scikit-learn/SciPy objects
 # our scorers hold (sparse matrices, tree structures); none of them can run code when loaded.
-KNOWN_TYPES = frozenset({
-    "scipy.sparse._csr.csr_matrix",
-    "scipy.sparse._csc.csc_matrix",
-    "sklearn.tree._tree.Tree",
-    "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor",
-    "sklearn.ensemble._hist_gradient_boosting.binning._BinMapper",
-    "sklearn._loss.loss.HalfSquaredError",
-    "sklearn._loss.link.IdentityLink",
-    "sklearn.dummy.DummyRegressor",
-})
+KNOWN_TYPES = frozenset(
+    {
+        "scipy.sparse._csr.csr_matrix",
+        "scipy.sparse._csc.csc_matrix",
+        "sklearn.tree._tree.Tree",
+        "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor",
+        "sklearn.ensemble._hist_gradient_boosting.binning._BinMapper",
+        "sklearn._loss.loss.HalfSquaredError",
+        "sklearn._loss.link.IdentityLink",
+        "sklearn.dummy.DummyRegressor",
+    }
+)
 _STATE_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_]*_$")
 
 
@@ -84,8 +86,10 @@ def _encode(value: Any, where: str) -> Any:
         return [_encode(v, where) for v in value]
     if isinstance(value, dict) and all(isinstance(k, str) for k in value) and "__tuple__" not in value:
         return {k: _encode(v, where) for k, v in value.items()}
-    raise ConfigError(f"Cannot save {where}={value!r}: only None, bool, int, float, str, lists, tuples and dicts "
-                      "with str keys go into scorer.json. Pass a plain value (e.g. a path instead of an object).")
+    raise ConfigError(
+        f"Cannot save {where}={value!r}: only None, bool, int, float, str, lists, tuples and dicts "
+        "with str keys go into scorer.json. Pass a plain value (e.g. a path instead of an object)."
+    )
 
 
 def _decode(value: Any) -> Any:
@@ -99,8 +103,11 @@ def _decode(value: Any) -> Any:
 
 
 def _prompt_to_json(prompt: Prompt) -> dict[str, Any]:
-    out = {f.name: _encode(getattr(prompt, f.name), f"prompt {prompt.id!r} {f.name}")
-           for f in fields(prompt) if f.name != "metadata"}
+    out = {
+        f.name: _encode(getattr(prompt, f.name), f"prompt {prompt.id!r} {f.name}")
+        for f in fields(prompt)
+        if f.name != "metadata"
+    }
     # metadata is informational: values JSON cannot hold are kept as their str()
     out["metadata"] = json.loads(json.dumps(dict(prompt.metadata), default=str))
     return out
@@ -116,8 +123,10 @@ def save(scorer: Scorer, path: str | os.PathLike[str]) -> Path:
         raise NotFittedError(f"Cannot save an unfitted {type(scorer).__name__}. Call fit(dataset) first.")
     name = getattr(scorer, "registry_name", "")
     if not name or name not in scorers or scorers.get(name) is not type(scorer):
-        raise ConfigError(f"Cannot save {type(scorer).__name__}: it is not a registered scorer, and load() only builds "
-                          "registered ones. Register it with @scorers.register('name').")
+        raise ConfigError(
+            f"Cannot save {type(scorer).__name__}: it is not a registered scorer, and load() only builds "
+            "registered ones. Register it with @scorers.register('name')."
+        )
     if hasattr(scorer, "_get_state"):
         state = dict(scorer._get_state())
         state["train_fingerprint_"] = scorer.train_fingerprint_
@@ -125,12 +134,19 @@ def save(scorer: Scorer, path: str | os.PathLike[str]) -> Path:
         state = {k: v for k, v in vars(scorer).items() if k.endswith("_") and k != "prompts_"}
     bad = sorted(k for k in state if not _STATE_KEY.match(k) or k == "prompts_")
     if bad:
-        raise ConfigError(f"Cannot save state keys {bad}: fitted attributes must look like 'name_' (no leading underscore).")
+        raise ConfigError(
+            f"Cannot save state keys {bad}: fitted attributes must look like 'name_' (no leading underscore)."
+        )
     meta = {
-        "format": FORMAT, "registry_name": name, "class": f"{type(scorer).__module__}.{type(scorer).__qualname__}",
-        "version": scorer.version, "bluffcheck_version": __version__, "fingerprint": scorer.fingerprint,
+        "format": FORMAT,
+        "registry_name": name,
+        "class": f"{type(scorer).__module__}.{type(scorer).__qualname__}",
+        "version": scorer.version,
+        "bluffcheck_version": __version__,
+        "fingerprint": scorer.fingerprint,
         "params": {k: _encode(v, k) for k, v in scorer.get_params().items()},
-        "prompts": [_prompt_to_json(p) for p in scorer.prompts_.values()], "state_keys": sorted(state),
+        "prompts": [_prompt_to_json(p) for p in scorer.prompts_.values()],
+        "state_keys": sorted(state),
         "state_hook": hasattr(scorer, "_get_state"),
     }
     folder = Path(path)
@@ -143,8 +159,10 @@ def save(scorer: Scorer, path: str | os.PathLike[str]) -> Path:
 def _read_meta(folder: Path) -> dict[str, Any]:
     file = folder / META_FILE
     if not file.is_file() or not (folder / STATE_FILE).is_file():
-        raise FileNotFoundError(f"{folder} is not a saved scorer: it needs {META_FILE} and {STATE_FILE}. Save one with "
-                                "bluffcheck.scorers.persist.save(scorer, path).")
+        raise FileNotFoundError(
+            f"{folder} is not a saved scorer: it needs {META_FILE} and {STATE_FILE}. Save one with "
+            "bluffcheck.scorers.persist.save(scorer, path)."
+        )
     try:
         meta = json.loads(file.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -180,8 +198,10 @@ def load(path: str | os.PathLike[str], *, trusted: bool | Sequence[str] = False)
     cls = scorers.get(meta["registry_name"])
     qualname = f"{cls.__module__}.{cls.__qualname__}"
     if qualname != meta["class"] or str(cls.version) != str(meta["version"]):
-        raise ConfigError(f"{folder}: saved by {meta['class']} version {meta['version']}, but {meta['registry_name']!r} is "
-                          f"now {qualname} version {cls.version}. Retrain and save it again.")
+        raise ConfigError(
+            f"{folder}: saved by {meta['class']} version {meta['version']}, but {meta['registry_name']!r} is "
+            f"now {qualname} version {cls.version}. Retrain and save it again."
+        )
     scorer = cls(**_decode(meta["params"]))
     state = sio.load(folder / STATE_FILE, trusted=_check_types(folder / STATE_FILE, trusted))
     bad = sorted(k for k in state if not _STATE_KEY.match(str(k)))
@@ -195,6 +215,8 @@ def load(path: str | os.PathLike[str], *, trusted: bool | Sequence[str] = False)
         for key, value in state.items():
             setattr(scorer, key, value)
     if scorer.fingerprint != meta["fingerprint"]:
-        raise ConfigError(f"{folder}: the loaded scorer's fingerprint {scorer.fingerprint} differs from the saved "
-                          f"{meta['fingerprint']}; the files were edited or do not belong together. Save it again.")
+        raise ConfigError(
+            f"{folder}: the loaded scorer's fingerprint {scorer.fingerprint} differs from the saved "
+            f"{meta['fingerprint']}; the files were edited or do not belong together. Save it again."
+        )
     return scorer

@@ -96,3 +96,12 @@ def test_callable_pickles_by_target_name(answers):
     copy = pickle.loads(pickle.dumps(scorer))
     assert copy.score(answers).tolist() == scorer.score(answers).tolist()
     assert copy.fingerprint == scorer.fingerprint != CallableScorer("bbx_functions:count_words").fit().fingerprint
+
+
+def test_callable_docstring_example_runs():
+    import doctest
+
+    from bluffcheck.scorers.adapters import python_callable
+
+    result = doctest.testmod(python_callable)
+    assert result.attempted >= 2 and result.failed == 0

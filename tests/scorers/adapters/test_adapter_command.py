@@ -60,7 +60,7 @@ def test_command_crashing_item_is_an_error_with_the_programs_stderr(script_comma
 def test_command_kills_and_restarts_a_hanging_process(script_command, answers):
     items = [answers[1], Item("h", "p1", "HANG here"), answers[2]]
     scorer = CommandScorer(
-        script_command("--hang-on", "HANG"), timeout=0.3, startup_timeout=0.0, retries=1, backoff=0.0
+        script_command("--hang-on", "HANG"), timeout=0.3, startup_timeout=5.0, retries=1, backoff=0.0
     ).fit()
     out = scorer.score_outcomes(items)
     assert [o.status for o in out] == ["ok", "timeout", "ok"]

@@ -181,6 +181,9 @@ def test_adapters_are_registered_and_need_setup(name, cls):
     assert cls.needs_setup is True
     scorer = scorers.create(name)
     assert pickle.loads(pickle.dumps(scorer)).get_params() == scorer.get_params()
+    assert scorer.set_params(model_version="2024-05").clone().get_params()["model_version"] == "2024-05"
+    with pytest.raises(ConfigError, match="no parameter 'token'"):
+        scorer.set_params(token="x")
     with pytest.raises(NotFittedError, match="fit"):
         scorer.score([Item("a", "p", "x")])
 

@@ -214,38 +214,30 @@ def run_batches(
 ) -> list[Outcome]:
     """:func:`retry_items` over batches, ``concurrency`` batches at a time.
 
-    After ``breaker`` batches in a row failed completely while nothing succeeded yet, the
-    scorer is taken to be broken and :class:`AbortScoring` is raised with the last message.
+    When the first ``breaker`` batches (of more) all failed on every item, the scorer is taken
+    to be broken and :class:`AbortScoring` is raised with the last message.
     """
-    items = list(items)
-    starts = list(range(0, len(items), max(1, batch_size)))
+    size = max(1, batch_size)
+    batches = [list(items[s : s + size]) for s in range(0, len(items), size)]
     out: list[Outcome] = []
-    state = {"failed_in_row": 0, "any_ok": False}
 
-    def check(batch_out: list[Outcome]) -> None:
-        if any(o.ok for o in batch_out):
-            state["any_ok"], state["failed_in_row"] = True, 0
-            return
-        state["failed_in_row"] += 1
-        if not state["any_ok"] and state["failed_in_row"] >= breaker and len(starts) > breaker:
+    def collect(k: int, batch_out: list[Outcome]) -> None:
+        out.extend(batch_out)
+        if k == breaker - 1 and len(batches) > breaker and not any(o.ok for o in out):
             raise AbortScoring(
                 f"the scorer failed on every item of the first {breaker} batches; stopped. "
                 f"Last failure: {batch_out[-1].error}"
             )
 
     if concurrency <= 1:
-        for s in starts:
-            batch_out = retry_items(call, items[s : s + batch_size], policy)
-            check(batch_out)
-            out.extend(batch_out)
+        for k, batch in enumerate(batches):
+            collect(k, retry_items(call, batch, policy))
         return out
     pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="bluffcheck-batch")
     try:
-        futures = [pool.submit(retry_items, call, items[s : s + batch_size], policy) for s in starts]
-        for fut in futures:
-            batch_out = fut.result()
-            check(batch_out)
-            out.extend(batch_out)
+        futures = [pool.submit(retry_items, call, batch, policy) for batch in batches]
+        for k, fut in enumerate(futures):
+            collect(k, fut.result())
     finally:
         pool.shutdown(wait=False, cancel_futures=True)  # on abort: drop queued batches, do not wait for running ones
     return out

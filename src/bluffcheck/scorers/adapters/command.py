@@ -193,6 +193,7 @@ class CommandScorer(BlackBoxScorer):
             check_number(self, "timeout", self.timeout)
 
     def _setup(self) -> None:
+        self.close()  # a second fit starts afresh
         self._lock = threading.Lock()
         self._dead_starts = 0
         self.starts_ = 0

@@ -108,7 +108,7 @@ def _records(path: Path, fmt: str) -> Iterator[tuple[int, dict[str, Any]]]:
             yield reader.line_num, record
 
 
-def _parse_score(path: Path, line: int, field: str, raw: Any) -> float | None:
+def _parse_score(path: Path, line: int, raw: Any, *, field: str) -> float | None:
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return None  # not scored yet
     if isinstance(raw, bool) or not isinstance(raw, int | float | str):
@@ -141,7 +141,7 @@ def read_scores(
                 path, line, id_column, f"{key!r} appears again (first on line {out[key].line}); keep one score per id."
             )
         digest = record.get("text_hash") or None
-        out[key] = ScoreRow(_parse_score(path, line, score_column, record[score_column]), digest, line)
+        out[key] = ScoreRow(_parse_score(path, line, record[score_column], field=score_column), digest, line)
     return out
 
 
