@@ -63,9 +63,28 @@ def _data() -> tuple[object, object, object, dict[str, list[str]]]:
 
 
 def _bluffs(train: object, extra: dict[str, list[str]], n: int) -> tuple[object, float]:
+    """The bluffs, generated once per n and cached as Parquet (text + JSON metadata, no pickles)."""
+    from bluffcheck.types import Item
+
+    cache, info = CACHE / f"bluffs_n{n}_seed{SEED}.parquet", CACHE / f"bluffs_n{n}_seed{SEED}.json"
+    if cache.is_file() and info.is_file():
+        frame = pd.read_parquet(cache)
+        items = [Item(i, p, t, metadata=json.loads(m)) for i, p, t, m in frame.itertuples(index=False)]
+        return train.subset(items, split="train80+bluffs"), float(json.loads(info.read_text())["seconds"])
     t0 = time.perf_counter()
     out = generate_bluffs(train, PAPER_METHODS, n=n, seed=SEED, generic=GenericCorpus.brown(), extra_answers=extra)
-    return out, time.perf_counter() - t0
+    seconds = time.perf_counter() - t0
+    CACHE.mkdir(parents=True, exist_ok=True)
+    rows = [(it.id, it.prompt_id, it.text, json.dumps(_meta(it.metadata))) for it in out.items]
+    pd.DataFrame(rows, columns=["id", "prompt_id", "text", "meta"]).to_parquet(cache, index=False)
+    info.write_text(json.dumps({"seconds": seconds, "n": n, "count": len(out)}))
+    return out, seconds
+
+
+def _meta(meta: object) -> dict:
+    meta = dict(meta)
+    meta["params"] = {k: v for k, v in dict(meta.get("params") or {}).items() if k != "generic" or isinstance(v, str)}
+    return meta
 
 
 def _first(bluffs: object, n: int) -> object:

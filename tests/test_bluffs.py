@@ -34,11 +34,15 @@ class AlternatingScorer(ConstantScorer):
     """Minimum for even-numbered bluffs, maximum for odd ones."""
 
     def _score_prompt(self, model, items, prompt):
-        return np.asarray([prompt.min_score if int(it.metadata["index"]) % 2 == 0 else prompt.max_score for it in items], float)
+        return np.asarray(
+            [prompt.min_score if int(it.metadata["index"]) % 2 == 0 else prompt.max_score for it in items], float
+        )
 
 
 def _train() -> Dataset:
-    items = [Item(f"{p}{i}", p, f"answer {i}", score=float(PROMPTS[p].min_score + i % 3)) for p in PROMPTS for i in range(30)]
+    items = [
+        Item(f"{p}{i}", p, f"answer {i}", score=float(PROMPTS[p].min_score + i % 3)) for p in PROMPTS for i in range(30)
+    ]
     return Dataset("toy", items, PROMPTS)
 
 
@@ -80,7 +84,11 @@ def test_arr_table_half_rejected_has_ci_around_the_estimate():
     table = _table(AlternatingScorer(), n=200)
     assert np.allclose(table["arr"], 0.5) and np.allclose(table["full_credit_rate"], 0.5)
     assert (table["arr_low"] <= table["arr"]).all() and (table["arr"] <= table["arr_high"]).all()
-    assert (table["arr_low"] > 0.35).all() and (table["arr_high"] < 0.65).all() and (table["arr_low"] < table["arr_high"]).all()
+    assert (
+        (table["arr_low"] > 0.35).all()
+        and (table["arr_high"] < 0.65).all()
+        and (table["arr_low"] < table["arr_high"]).all()
+    )
 
 
 def test_bluff_records_nan_scores_are_errors_not_rejections():
@@ -102,7 +110,9 @@ def test_split_dataset_is_stratified_disjoint_and_seeded():
     data = _train()
     train, test = B.split_dataset(data, test_size=0.2, seed=3)
     assert {it.id for it in train}.isdisjoint({it.id for it in test}) and len(train) + len(test) == len(data)
-    assert Counter((it.prompt_id, it.score) for it in test) == {(p, float(PROMPTS[p].min_score + k)): 2 for p in PROMPTS for k in range(3)}
+    assert Counter((it.prompt_id, it.score) for it in test) == {
+        (p, float(PROMPTS[p].min_score + k)): 2 for p in PROMPTS for k in range(3)
+    }
     assert [it.id for it in B.split_dataset(data, seed=3)[1]] == [it.id for it in test]
     assert [it.id for it in B.split_dataset(data, seed=4)[1]] != [it.id for it in test]
 
@@ -133,18 +143,19 @@ def _present(feature: str, text: str) -> bool:
 def test_explain_accepted_names_features_present_in_the_answer():
     from bluffcheck.scorers.ngram_svm import NgramSVM
 
-    good, bad = ["kg", "mass", "constant", "investigation"], ["no", "idea", "pizza", "blue", "dunno"]
+    good, bad = ["kg", "mass", "constant", "investigation"], ["zzq", "qj", "jjz", "zq", "qqz"]
     texts = [(" ".join(good[(i + j) % 4] for j in range(3)), 2) for i in range(20)]
     texts += [(" ".join(bad[(i + j) % 5] for j in range(3)), 0) for i in range(20)]
     data = Dataset("toy", [Item(str(i), "a", t, score=float(s)) for i, (t, s) in enumerate(texts)], {"a": PROMPTS["a"]})
-    scorer = NgramSVM(max_char_features=300, max_word_features=100).fit(data)
-    rng = np.random.default_rng(0)
-    items = [Item(f"a:random-chars:{i}", "a", "".join(rng.choice(list("abcdegiklmnstvwx "), size=30)),
-                  metadata={"method": "random-chars", "label": "random-chars", "index": i}) for i in range(60)]  # fmt: skip
+    scorer = NgramSVM().fit(data)
+    strings = ["tmassnsgdkgv aiconstan", "zq qj", "vestigatkg onstmas", "qqzj zz", "xmassx kgx constanx"]
+    items = [Item(f"a:random-chars:{i}", "a", t, metadata={"method": "random-chars", "label": "random-chars", "index": i})
+             for i, t in enumerate(strings)]  # fmt: skip
     scores = scorer.score(items)
-    assert (scores > 0).any()  # some random strings are accepted, as in seed 000 §4
+    assert (scores > 0).any() and (scores == 0).any()  # character soup is accepted (seed 000 §4), z/q soup is not
     found = B.explain_accepted(scorer, items, scores, top=3, features=5)
-    assert 1 <= len(found) <= 3 and [e["score"] for e in found] == sorted((e["score"] for e in found), reverse=True)
+    assert len(found) == min(3, int((scores > 0).sum()))
+    assert [e["score"] for e in found] == sorted((e["score"] for e in found), reverse=True)
     assert any(e["features"] for e in found)
     for e in found:
         assert e["score"] > 0, e

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -99,7 +99,9 @@ def _print_explained(explained: list[dict[str, Any]], method: str) -> None:
     console.print(f"Most accepted {method} bluffs and the features that drove their score:")
     for e in explained:
         feats = ", ".join(f"{f} ({w:+.3f})" for f, w in e["features"]) or "(no positive feature present)"
-        console.print(f"  prompt {e['prompt_id']} score {e['score']:g}/{e['max_score']:g}: {e['text'][:80]!r}", markup=False)
+        console.print(
+            f"  prompt {e['prompt_id']} score {e['score']:g}/{e['max_score']:g}: {e['text'][:80]!r}", markup=False
+        )
         console.print(f"      <- {feats}", markup=False)
 
 
@@ -154,21 +156,45 @@ def _config(opts: dict[str, Any], dataset: str, split: str, qwk: list[dict[str, 
 
 
 def bluff(
-    scorer: str = typer.Option(..., "--scorer", "-s", help="Scorer registry name (see `bluffcheck list scorers`)."),
-    dataset: str = typer.Option(..., "--dataset", "-d", help="Dataset registry name, e.g. asap-sas."),
-    option: list[str] = typer.Option([], "--option", "-o", help="Dataset option key=value (repeatable)."),
-    param: list[str] = typer.Option([], "--param", "-p", help="Scorer parameter key=value (repeatable)."),
-    methods: str = typer.Option("paper", "--methods", "-m", help="'paper' (seed 000's 25) or names/labels, comma-separated."),
-    n: int = typer.Option(1000, "--n", min=1, help="Bluffs per prompt and method."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the split, the generators and the bootstrap."),
-    split: str = typer.Option("fixed", "--split", help="'fixed': one stratified 80/20 split per prompt; 'cv': 5 folds."),
-    out: Path = typer.Option(Path("runs/bluff"), "--out", help="Run folder to write (render it with `bluffcheck report`)."),
-    model: Path | None = typer.Option(None, "--model", help="Load a scorer saved by `bluffcheck train` instead of training."),
-    trusted: bool = typer.Option(False, "--trusted", help="Allow --model files with types bluffcheck does not know."),
-    generic: str = typer.Option("auto", "--generic", help="Generic corpus: auto, brown, bundled or a file path."),
-    unscored: bool = typer.Option(False, "--unscored", help="ASAP-SAS: add the unscored answers to prompt corpora."),
-    explain: bool = typer.Option(False, "--explain", help="Show the most accepted random-character bluffs and why."),
-    explain_method: str = typer.Option("random-chars", "--explain-method", help="Method label whose bluffs --explain shows."),
+    scorer: Annotated[
+        str, typer.Option("--scorer", "-s", help="Scorer registry name (see `bluffcheck list scorers`).")
+    ],
+    dataset: Annotated[str, typer.Option("--dataset", "-d", help="Dataset registry name, e.g. asap-sas.")],
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Dataset option key=value (repeatable).")
+    ] = None,
+    param: Annotated[
+        list[str] | None, typer.Option("--param", "-p", help="Scorer parameter key=value (repeatable).")
+    ] = None,
+    methods: Annotated[
+        str, typer.Option("--methods", "-m", help="'paper' (seed 000's 25) or names/labels, comma-separated.")
+    ] = "paper",
+    n: Annotated[int, typer.Option("--n", min=1, help="Bluffs per prompt and method.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the split, the generators and the bootstrap.")] = 0,
+    split: Annotated[
+        str, typer.Option("--split", help="'fixed': one stratified 80/20 split per prompt; 'cv': 5 folds.")
+    ] = "fixed",
+    out: Annotated[
+        Path, typer.Option("--out", help="Run folder to write (render it with `bluffcheck report`).")
+    ] = Path("runs/bluff"),
+    model: Annotated[
+        Path | None, typer.Option("--model", help="Load a scorer saved by `bluffcheck train` instead of training.")
+    ] = None,
+    trusted: Annotated[
+        bool, typer.Option("--trusted", help="Allow --model files with types bluffcheck does not know.")
+    ] = False,
+    generic: Annotated[
+        str, typer.Option("--generic", help="Generic corpus: auto, brown, bundled or a file path.")
+    ] = "auto",
+    unscored: Annotated[
+        bool, typer.Option("--unscored", help="ASAP-SAS: add the unscored answers to prompt corpora.")
+    ] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show the most accepted random-character bluffs and why.")
+    ] = False,
+    explain_method: Annotated[
+        str, typer.Option("--explain-method", help="Method label whose bluffs --explain shows.")
+    ] = "random-chars",
 ) -> None:
     """Generate bluffs (seed 000), score them with a trained scorer and print the ARR table."""
     import pandas as pd

@@ -16,3 +16,17 @@ __all__ = ["available", "describe", "load"]
 for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
     if not _info.name.startswith("_") and _info.name not in ("base",):
         importlib.import_module(f"{__name__}.{_info.name}")
+
+
+def names() -> list[str]:
+    """Registered dataset names (built-in and plugins)."""
+    from .._registry import datasets as registry
+
+    return registry.names()
+
+
+def get(name: str):  # noqa: ANN201 - the registered class or function
+    """The dataset registered as ``name``; unknown names raise with "did you mean" suggestions."""
+    from .._registry import datasets as registry
+
+    return registry.get(name)
