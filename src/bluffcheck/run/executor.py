@@ -59,6 +59,16 @@ def _execute_here(task: Task, cache_path: str, run_id: str) -> TaskResult:
     return execute(task, _BUNDLES[task.bundle], cache_path=cache_path, run_id=run_id)
 
 
+def _context() -> multiprocessing.context.BaseContext:
+    """forkserver on Linux (no fork of a threaded parent), with the components imported once in the
+    server so each worker starts without re-importing them; spawn elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["bluffcheck.run.work", "bluffcheck.scorers", "bluffcheck.generators"])
+    return ctx
+
+
 class LocalExecutor:
     """Run tasks on this machine.
 
@@ -80,9 +90,8 @@ class LocalExecutor:
             for task in tasks:
                 yield execute(task, bundles[task.bundle], cache_path=cache_path, run_id=run_id)
             return
-        method = "forkserver" if sys.platform.startswith("linux") else "spawn"
-        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(method),
-                                   initializer=_install, initargs=(bundles, os.getpid()))
+        pool = ProcessPoolExecutor(self.workers, mp_context=_context(), initializer=_install,
+                                   initargs=(bundles, os.getpid()))
         try:
             # keep a bounded window in flight so memory stays flat however many tasks there are
             queue = iter(tasks)
