@@ -41,6 +41,7 @@ PAPER = {  # seed 000 §4 / Figure 1, read from the text (the figure's per-metho
     "shuffle": "lowest mean ARR of all methods for the shallow system",
     "char n": "ARR falls as n grows for prompt-specific character n-grams (both systems)",
     "worst": "shallow prompt 2 and deep prompt 10 accept > 90 % of random characters",
+    "QWK": "shallow 0.673, deep 0.7705 (official ASAP-SAS test set)",
 }
 
 
@@ -136,21 +137,30 @@ def _method_rows(tables: dict[str, pd.DataFrame]) -> list[str]:
             cells.append("–" if r is None else f"{_pct(r['arr'])} ({_pct(r['arr_min'])}–{_pct(r['arr_max'])})")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines.append("| **mean** | " + " | ".join(f"**{_pct(tables[s]['arr'].mean())}**" for s in names) + " |")
-    lines.append("| full credit, mean | " + " | ".join(_pct(tables[s]["full_credit_rate"].mean()) for s in names) + " |")
+    lines.append(
+        "| full credit, mean | " + " | ".join(_pct(tables[s]["full_credit_rate"].mean()) for s in names) + " |"
+    )
     return lines
 
 
 def _prompt_rows(tables: dict[str, pd.DataFrame], metas: dict[str, dict]) -> list[str]:
     names = list(tables)
     prompts = sorted({p for t in tables.values() for p in t["prompt"]}, key=int)
-    lines = ["| prompt | " + " | ".join(f"{s} ARR % | {s} QWK" for s in names) + " |", "|---" * (2 * len(names) + 1) + "|"]
+    lines = [
+        "| prompt | " + " | ".join(f"{s} ARR % | {s} QWK" for s in names) + " |",
+        "|---" * (2 * len(names) + 1) + "|",
+    ]
     for p in prompts:
         cells = []
         for s in names:
             sub = tables[s][tables[s]["prompt"] == p]
             cells += [_pct(sub["arr"].mean()), f"{metas[s]['qwk'].get(p, float('nan')):.3f}"]
         lines.append(f"| {p} | " + " | ".join(cells) + " |")
-    lines.append("| mean | " + " | ".join(f"{_pct(tables[s]['arr'].mean())} | {metas[s]['qwk']['mean']:.3f}" for s in names) + " |")
+    lines.append(
+        "| mean | "
+        + " | ".join(f"{_pct(tables[s]['arr'].mean())} | {metas[s]['qwk']['mean']:.3f}" for s in names)
+        + " |"
+    )
     return lines
 
 
@@ -161,9 +171,18 @@ def _findings(tables: dict[str, pd.DataFrame]) -> list[str]:
         gen = np.mean([m[f"{k}-{n}gram-generic"] for k in ("char", "word") for n in range(1, 6)])
         pro = np.mean([m[f"{k}-{n}gram-prompt"] for k in ("char", "word") for n in range(1, 6)])
         chars = [m[f"char-{n}gram-prompt"] for n in range(1, 6)]
-        out.append(f"- **{s}**: mean ARR {_pct(t['arr'].mean())} %; n-grams generic {_pct(gen)} % vs prompt-specific "
-                   f"{_pct(pro)} %; lowest method: {m.idxmin()} ({_pct(m.min())} %), shuffle {_pct(m['shuffle'])} %; "
-                   f"prompt char 1–5-grams: {', '.join(_pct(c) for c in chars)} %.")  # fmt: skip
+        falls = [n for n in range(1, 5) if all(chars[i] > chars[i + 1] for i in range(n - 1, 4))]
+        rc = t[t["method"] == "random-chars"]
+        worst = rc.loc[rc["arr"].idxmin()]
+        trend = f"falls steadily from n = {falls[0]} on" if falls else "does not fall steadily"
+        out.append(
+            f"- **{s}** (ours): mean ARR {_pct(t['arr'].mean())} %; n-grams generic {_pct(gen)} % vs prompt-specific "
+            f"{_pct(pro)} % (prompt-specific lower, as in the paper: {'yes' if pro < gen else 'no'}); "
+            f"lowest method {m.idxmin()} ({_pct(m.min())} %; shuffle {_pct(m['shuffle'])} %); prompt char 1–5-grams "
+            f"{', '.join(_pct(c) for c in chars)} % ({trend})"
+        )
+        out[-1] += (f"; most vulnerable to random characters: prompt {worst['prompt']} "
+                    f"(ARR {_pct(worst['arr'])} %, {_pct(1 - worst['arr'])} % accepted).")  # fmt: skip
     return out
 
 
@@ -185,19 +204,36 @@ def write_markdown(out: Path, metas: dict[str, dict], tables: dict[str, pd.DataF
     runs = "; ".join(f"{s}: n = {metas[s]['n']} per prompt × method ({metas[s]['n_scored']:,} bluffs), fit "
                      f"{metas[s]['fit_s']:.0f} s, scoring {metas[s]['score_s']:.0f} s ({metas[s]['when']})" for s in tables)  # fmt: skip
     text = [
-        "## Adversarial rejection rate on ASAP-SAS (seed 000 Figure 1)", "",
+        "## Adversarial rejection rate on ASAP-SAS (seed 000 Figure 1)",
+        "",
         "Command: `python bench/run.py arr` (per-scorer steps: `BENCH_ARR_SCORERS=ngram-svm python bench/run.py arr`, "
-        "`BENCH_ARR_N_NEURAL=… BENCH_ARR_N_ENCODER=…`). Machine: 2 CPU cores shared with other jobs, no GPU.", "",
+        "`BENCH_ARR_N_NEURAL=… BENCH_ARR_N_ENCODER=…`). Machine: 2 CPU cores shared with other jobs, no GPU.",
+        "",
         "Setup: ASAP-SAS 5,224 scored answers, per-prompt 80/20 split stratified by score (seed 0): scorers trained "
         f"on {gen['n_train']:,} answers, QWK on {gen['n_test']:,}. Bluffs: the 25 methods of seed 000 × 10 prompts, "
         f"seed 0; prompt corpora = the prompt's training answers + prompt material + the unscored ASAP-SAS answers "
         f"(`extra_answers`, minus every scored answer); generic corpus = Brown. Generation of {gen['n_bluffs']:,} "
-        f"bluffs took {gen['seconds']:.0f} s. Runs: {runs}.", "",
-        "### ARR per method (mean over the 10 prompts, min–max over prompts)", "", *_method_rows(tables), "",
-        "### Per prompt (mean ARR over the 25 methods) and held-out QWK", "", *_prompt_rows(tables, metas), "",
-        "### Against seed 000's findings", "", *[f"- paper, {k}: {v}" for k, v in PAPER.items()], *_findings(tables), "",
-        "![ARR per method, one point per prompt, one colour per scorer](results/arr_figure1.png)", "",
-        "Figure: `bench/results/arr_figure1.png` (drawn by `bluffcheck.report.plots.arr_figure`).", "",
+        f"bluffs (25 methods × 10 prompts × {gen['n_bluffs'] // 250:,}, end to end, including loading Brown and "
+        f"building every corpus) took {gen['seconds']:.0f} s ({gen['n_bluffs'] / gen['seconds']:,.0f} answers/s). "
+        f"Runs: {runs}.",
+        "",
+        "### ARR per method (mean over the 10 prompts, min–max over prompts)",
+        "",
+        *_method_rows(tables),
+        "",
+        "### Per prompt (mean ARR over the 25 methods) and held-out QWK",
+        "",
+        *_prompt_rows(tables, metas),
+        "",
+        "### Against seed 000's findings",
+        "",
+        *[f"- paper, {k}: {v}" for k, v in PAPER.items()],
+        *_findings(tables),
+        "",
+        "![ARR per method, one point per prompt, one colour per scorer](results/arr_figure1.png)",
+        "",
+        "Figure: `bench/results/arr_figure1.png` (drawn by `bluffcheck.report.plots.arr_figure`).",
+        "",
     ]
     for s, m in metas.items():
         if m.get("explained"):
@@ -210,7 +246,8 @@ def write_markdown(out: Path, metas: dict[str, dict], tables: dict[str, pd.DataF
 
 
 GAPS = [
-    "### Gaps to the paper", "",
+    "### Gaps to the paper",
+    "",
     "- Training data: our scorers see 80 % of the 5,224 scored answers (≈ 4,180), not the paper's ≈ 17k training "
     "answers; the held-out QWK is on our 20 %, not the official test set.",
     "- Shallow system: scikit-learn `SVC(kernel='linear')` on binary n-gram presence, not Weka SMO in ESCRITO.",

@@ -10,7 +10,7 @@ Every (part, scorer) job runs in a fresh Python process (this file with ``--job`
 resident memory (``resource.getrusage(RUSAGE_SELF).ru_maxrss``) is its own. Raw results go to
 ``bench/results/baselines_raw/*.json``; with ``BENCH_REUSE=1`` a job whose settings are unchanged is
 not rerun, so slow parts can run separately (in the background) and be assembled later.
-Knobs for the neural scorer: ``BENCH_NEURAL_EPOCHS``, ``BENCH_AES_MAX_TRAIN`` (training essays kept
+Knobs for the neural scorer: ``BENCH_NEURAL_EPOCHS``, ``BENCH_NEURAL_HIDDEN``, ``BENCH_AES_MAX_TRAIN`` (training essays kept
 per prompt, for all AES scorers; 0 = all), ``BENCH_NEURAL_AES_MAXLEN`` (tokens per essay, default 300).
 """
 
@@ -45,8 +45,9 @@ def _env_list(name: str, default: str) -> list[str]:
 def _scorer_params(scorer: str, part: str) -> dict[str, Any]:
     params: dict[str, Any] = {}
     if scorer == "neural":
-        if os.environ.get("BENCH_NEURAL_EPOCHS"):
-            params["epochs"] = int(os.environ["BENCH_NEURAL_EPOCHS"])
+        for key in ("epochs", "hidden"):
+            if os.environ.get(f"BENCH_NEURAL_{key.upper()}"):
+                params[key] = int(os.environ[f"BENCH_NEURAL_{key.upper()}"])
         if part == "aes":
             params["max_len"] = int(os.environ.get("BENCH_NEURAL_AES_MAXLEN", "300"))
     return params
@@ -79,6 +80,10 @@ def _rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # Linux: KiB
 
 
+def _print_progress(done: int, total: int) -> None:
+    print(f"  step {done}/{total} ({time.strftime('%H:%M:%S')})", flush=True)
+
+
 def _summary(result: Any) -> dict[str, Any]:
     return {"protocol": result.protocol, "metrics": result.per_prompt(), "timing": result.timing()}
 
@@ -89,7 +94,7 @@ def _run_sas(job: dict[str, Any], scorer: Any) -> dict[str, Any]:
 
     data = load("asap-sas", split="public-leaderboard")
     rss0 = _rss_mib()
-    result = cross_validate(scorer, data, folds=job["folds"], seed=job["seed"])
+    result = cross_validate(scorer, data, folds=job["folds"], seed=job["seed"], on_progress=_print_progress)
     return {"n_items": len(data), "rss_after_load_mib": rss0, "cv": _summary(result)}
 
 

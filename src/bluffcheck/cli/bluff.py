@@ -212,9 +212,12 @@ def bluff(
     if model is not None:
         err_console.print(f"note: {model} may have been trained on the held-out answers; its QWK can be optimistic.")
     parts, qwks, last = [], [], None
-    for train, test in _folds(data, split, seed):
+    folds = _folds(data, split, seed)
+    for k, (train, test) in enumerate(folds):
         fold_scorer = model_obj if model is not None else model_obj.clone()
         records, made, scores, qwk = _run_fold(fold_scorer, train, test, opts)
+        if len(folds) > 1:  # each fold generates its own bluffs from its own training answers
+            records["item_id"] = records["item_id"] + f"@fold{k}"
         parts.append(records)
         qwks.append(qwk)
         last = (fold_scorer, made, scores)

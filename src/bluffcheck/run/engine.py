@@ -83,12 +83,12 @@ def _config(suite: Suite, prepared: Any, tasks: list[Task], run_id: str) -> dict
     }
 
 
-def _render(run_dir: Path) -> tuple[Path | None, str]:
+def _render(run_dir: Path, suite: Suite) -> tuple[Path | None, str]:
     try:
         from ..report import render  # type: ignore[attr-defined]
     except ImportError:
         return None, "report module not available"
-    return Path(render(run_dir)), ""
+    return Path(render(run_dir, n_boot=suite.metrics.bootstrap, seed=suite.run.seed)), ""
 
 
 def _execute(store: Store, todo: list[Task], bundles: dict[str, Any], executor: Any, progress: Progress,
@@ -154,11 +154,11 @@ def run_suite(
         finally:
             progress.close()
         summary.records = store.count("records")
-        summary.failed_records = int(store.con.execute("SELECT COUNT(*) FROM records WHERE status != 'ok'").fetchone()[0])
+        summary.failed_records = store.count_failed()
         export_records(store, run_dir)
     summary.gates = evaluate_gates(run_dir, suite.gates)
     write_json_atomic(run_dir / "gates.json", [g.to_dict() for g in summary.gates])
     if report:
-        summary.report, summary.report_note = _render(run_dir)
+        summary.report, summary.report_note = _render(run_dir, suite)
     summary.wall_s = time.perf_counter() - t0
     return summary

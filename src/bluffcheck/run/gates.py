@@ -38,8 +38,8 @@ class GateResult:
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return asdict(self)
+        """JSON-ready form (``name`` = gate and subject, as the report shows it)."""
+        return {"name": f"{self.gate} {self.subject}", **asdict(self)}
 
 
 def gates_from_config(run_dir: Path) -> GateSpec:

@@ -112,6 +112,10 @@ class Store:
             raise ValueError(table)
         return int(self.con.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])  # noqa: S608
 
+    def count_failed(self) -> int:
+        """Number of records whose status is not ``ok`` (error, timeout, nan)."""
+        return int(self.con.execute("SELECT COUNT(*) FROM records WHERE status != 'ok'").fetchone()[0])
+
     def iter_records(self, batch: int = 5000) -> Iterator[list[dict[str, Any]]]:
         """All records ordered by (task_id, item_id), in batches of dicts."""
         cur = self.con.execute(f"SELECT {_COLUMNS} FROM records ORDER BY task_id, item_id")  # noqa: S608

@@ -200,7 +200,7 @@ def _metrics(c: Checker, t: dict[str, Any]) -> MetricsSpec:
     confidence = c.number(t, "confidence", "[metrics]", 0.95, minimum=0.0)
     if not 0.0 < confidence < 1.0:
         c.fail("[metrics]", "confidence", "must be a number strictly between 0 and 1", confidence)
-    return MetricsSpec(bootstrap=c.integer(t, "bootstrap", "[metrics]", 1000, minimum=0), confidence=confidence)
+    return MetricsSpec(bootstrap=c.integer(t, "bootstrap", "[metrics]", 1000, minimum=1), confidence=confidence)
 
 
 def _gates(c: Checker, t: dict[str, Any]) -> GateSpec:

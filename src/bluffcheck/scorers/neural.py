@@ -115,7 +115,7 @@ class NeuralScorer(Scorer):
     version = "1"
 
     def __init__(
-        self, *, epochs: int = 15, batch_size: int = 32, lr: float = 2e-3, hidden: int = 250, char_dim: int = 25,
+        self, *, epochs: int = 10, batch_size: int = 32, lr: float = 2e-3, hidden: int = 250, char_dim: int = 25,
         char_filters: int = 100, char_widths: Sequence[int] = (3, 4, 5), max_len: int = 200, use_chars: bool = True,
         word_vectors: str = "minilm", min_count: int = 2, dropout: float = 0.5, dev_fraction: float = 0.1, n_threads: int = 1,
         random_state: int = 0,
