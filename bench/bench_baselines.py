@@ -170,8 +170,10 @@ WHY = {
     "pre-trained word embeddings we do not have offline (ours start from the bundled MiniLM word-piece vectors) and "
     "its best-performing hyper-parameter setting out of a search; ours runs one fixed setting (see Settings).",
     "sas-encoder": "no paper figure: a frozen sentence encoder with a linear head is our own baseline.",
-    "aes-ease": "the literature figure is EASE itself (Taghipour & Ng 2016 report 0.699 SVR / 0.705 BLRR); "
-    "`ease` is an EASE-like re-implementation with its own feature set, not EASE's code.",
+    "aes-ease": "the literature figures are Taghipour & Ng's (2016) runs of EASE's features with SVR (0.699) and "
+    "Bayesian linear ridge regression (0.705), not EASE's own gradient boosting; `ease` fits gradient boosting (EASE's "
+    "settings) on an offline re-implementation of EASE-style features (pyspellchecker, TextBlob tags, top-500 "
+    "bag-of-words instead of chi-squared-selected n-grams). We have not isolated which difference moves QWK.",
     "aes-neural": "0.761 is Taghipour & Ng's best: an ensemble of 10 CNN-LSTM-MoT runs with pre-trained 50-d word "
     "embeddings, trained 50 epochs with model selection on dev. Ours is a single BiGRU + character CNN run with the "
     "settings shown (fewer epochs and, where stated, fewer training essays, to fit 2 CPU cores).",
@@ -221,6 +223,10 @@ def _all_results() -> dict[str, dict[str, Any]]:
     return {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted(RAW.glob("*.json"))}
 
 
+def _prompt_key(pid: str) -> tuple[int, str]:
+    return (int(pid), pid) if pid.isdigit() else (1 << 30, pid)
+
+
 def _f(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
@@ -238,7 +244,7 @@ def _sas_section(results: dict[str, dict[str, Any]]) -> list[str]:
     names = list(runs)
     lines = ["### ASAP-SAS: QWK, 5-fold CV on the 5,224 scored public-leaderboard answers\n",
              "| prompt | " + " | ".join(f"`{n}`" for n in names) + " |", "|---|" + "---:|" * len(names)]  # fmt: skip
-    prompts = list(runs[names[0]]["cv"]["metrics"]["prompts"])
+    prompts = sorted(runs[names[0]]["cv"]["metrics"]["prompts"], key=_prompt_key)
     for pid in prompts:
         cells = [_f(runs[n]["cv"]["metrics"]["prompts"].get(pid, {}).get("qwk")) for n in names]
         lines.append(f"| {pid} | " + " | ".join(cells) + " |")
@@ -264,7 +270,7 @@ def _aes_section(results: dict[str, dict[str, Any]]) -> list[str]:
     means = {n: _aes_means(runs[n]) for n in names}
     lines = ["### ASAP-AES: QWK on the standard folds (fit on train+dev, score test; QWK per fold, averaged over folds)\n",
              "| prompt | " + " | ".join(f"`{n}`" for n in names) + " |", "|---|" + "---:|" * len(names)]  # fmt: skip
-    for pid in means[names[0]][0]:
+    for pid in sorted(means[names[0]][0], key=_prompt_key):
         lines.append(f"| {pid} | " + " | ".join(_f(means[n][0].get(pid)) for n in names) + " |")
     lines.append("| **mean** | " + " | ".join(f"**{_f(means[n][1])}**" for n in names) + " |")
     lines.append("| literature | " + " | ".join(_f(AES_PAPER.get(n, ("", None))[1]) for n in names) + " |")

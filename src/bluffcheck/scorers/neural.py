@@ -28,12 +28,12 @@ from ..errors import ConfigError
 from ..types import Item, Prompt
 from .base import Scorer, as_items, clip_round, gold_scores
 
-__all__ = ["NeuralModel", "NeuralScorer"]
+__all__ = ["NeuralModel", "NeuralScorer", "tokenize"]
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 MAX_WORD_CHARS = 20  # longer tokens (URLs, keyboard mashing) are cut for the character CNN
 RANDOM_DIM = 100  # dimension of random word vectors (Riordan et al. used 100-dim GloVe in some settings)
-_CONFIG_KEYS = ("use_chars", "char_dim", "char_filters", "char_widths", "hidden", "dropout")
+_CONFIG_KEYS = ("use_chars", "char_dim", "char_filters", "char_widths", "hidden", "dropout", "max_len")
 
 
 def tokenize(text: str, max_len: int) -> list[str]:
@@ -98,7 +98,8 @@ class NeuralScorer(Scorer):
     word_vectors : ``"minilm"`` (bundled encoder's word pieces) or ``"random"``.
     min_count : training occurrences a word needs for its own vector.
     dropout : dropout on the pooled representation.
-    dev_fraction : share of the training answers held out to pick the best epoch (0 disables).
+    dev_fraction : share of the training answers held out to pick the best epoch (0 disables; below 10
+        answers there is no dev part).
     n_threads : torch CPU threads during fit and scoring (capped at the available cores; restored after).
     random_state : seed for initialisation, dropout, batching and the dev split.
 
@@ -185,7 +186,7 @@ class NeuralScorer(Scorer):
         from ._neural_net import predict
         from ._threads import torch_threads
 
-        encoded = model.encode([it.text for it in items], self.max_len)
+        encoded = model.encode([it.text for it in items], int(model.config["max_len"]))  # as fitted
         min_chars = max(model.config["char_widths"]) if model.config["use_chars"] else 1
         with torch_threads(self.n_threads):
             raw = predict(model.network(), encoded, batch_size=self.batch_size, min_chars=min_chars)
