@@ -188,7 +188,7 @@ WHY = {
 
 
 def _gap(ours: float, paper: float, what: str) -> tuple[str, bool]:
-    return f"{what} {ours:.3f} vs {paper:.3f} ({ours - paper:+.3f})", abs(ours - paper) > 0.05
+    return f"{what} {ours:.3f} vs {paper:.3f} ({ours - paper:+.3f})", abs(round(ours - paper, 3)) >= 0.05
 
 
 def _gap_notes(results: dict[str, dict[str, Any]]) -> list[str]:
@@ -214,8 +214,22 @@ def _gap_notes(results: dict[str, dict[str, Any]]) -> list[str]:
             reason = "semeval" if key.startswith("semeval-") else key
             if any(big for _, big in gaps) and reason not in why:
                 why.append(reason)
-    lines += ["", "Why the gaps over 0.05:", ""] + [f"- **{k}**: {WHY[k]}" for k in why] if why else []
-    return [*lines, ""]
+    reasons = [f"- **{k}**: {WHY[k]}{_reduced(results.get(k))}" for k in why]
+    return [*lines, *(["", "Why the gaps over 0.05:", "", *reasons] if why else []), ""]
+
+
+def _reduced(run: dict[str, Any] | None) -> str:
+    """A sentence naming settings below the scorer's defaults (the bench's speed knobs), if any."""
+    if run is None or run["job"]["scorer"] != "neural":
+        return ""
+    params, cap = run["job"]["params"], run["job"].get("max_train", 0)
+    cut = [f"{k}={params[k]} (default {d})" for k, d in (("epochs", 15), ("hidden", 250)) if params.get(k, d) < d]
+    if cap:
+        cut.append(f"at most {cap} training essays per prompt")
+    if not cut:
+        return ""
+    return (f" Above all, this run was cut down to fit a shared 2-core machine ({', '.join(cut)}): the network is "
+            "undertrained, so this row measures the pipeline, not the architecture's ceiling.")
 
 
 # -- the Markdown section ---------------------------------------------------------------------------
