@@ -141,7 +141,7 @@ def _child(job: dict[str, Any], path: Path) -> None:
     scorer = scorers.create(job["scorer"], **job["params"])
     runner = {"sas": _run_sas, "aes": _run_aes, "semeval": _run_semeval}[job["part"]]
     result = runner(job, scorer)
-    result.update(job=job, wall_seconds=time.perf_counter() - t0, peak_rss_mib=_rss_mib(), finished=time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))
+    result.update(job=job, wall_seconds=time.perf_counter() - t0, peak_rss_mib=_rss_mib(), load_average=os.getloadavg()[0], finished=time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))
     path.write_text(json.dumps(result, indent=1), encoding="utf-8")
 
 
@@ -315,13 +315,13 @@ def _semeval_section(results: dict[str, dict[str, Any]]) -> list[str]:
 
 def _throughput_section(results: dict[str, dict[str, Any]]) -> list[str]:
     lines = ["### Throughput and memory\n",
-             "| job | fit answers/s | score answers/s | peak RSS (MiB) | peak RSS − RSS after loading data (MiB) |",
-             "|---|---:|---:|---:|---:|"]  # fmt: skip
+             "| job | fit answers/s | score answers/s | peak RSS (MiB) | peak RSS − RSS after loading data (MiB) | load |",
+             "|---|---:|---:|---:|---:|---:|"]  # fmt: skip
     for key, r in results.items():
         timings = [s["timing"] for s in _summaries(r)]
         fit = sum(t["n_fit"] for t in timings) / max(sum(t["fit_seconds"] for t in timings), 1e-9)
         score = sum(t["n_scored"] for t in timings) / max(sum(t["score_seconds"] for t in timings), 1e-9)
-        lines.append(f"| {key} | {fit:,.0f} | {score:,.0f} | {r['peak_rss_mib']:,.0f} | {r['peak_rss_mib'] - r['rss_after_load_mib']:,.0f} |")
+        lines.append(f"| {key} | {fit:,.0f} | {score:,.0f} | {r['peak_rss_mib']:,.0f} | {r['peak_rss_mib'] - r['rss_after_load_mib']:,.0f} | {_f(r.get('load_average'), 1)} |")
     return [*lines, ""]
 
 
@@ -339,7 +339,9 @@ def _write(out: Path) -> None:
         "names its settings and wall time). Machine: "
         f"{os.cpu_count()} CPU cores, {platform.machine()}, Python {platform.python_version()}, no GPU. Peak memory is "
         "`resource.getrusage(RUSAGE_SELF).ru_maxrss` of the fresh process that ran the job (interpreter, libraries and "
-        "data included); the last column subtracts the value measured right after loading the data.\n",
+        "data included); the last column subtracts the value measured right after loading the data. Wall times and "
+        "throughputs are as measured at the time; where other work shared the cores (the load column: 1-minute load "
+        "average when the job ended, where recorded) they understate what an idle machine does.\n",
     ]
     body = [*_sas_section(results), *_aes_section(results), *_semeval_section(results), *_throughput_section(results)]
     out.write_text("\n".join([*head, *body, *_gap_notes(results)]), encoding="utf-8")
