@@ -29,7 +29,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 RAW = HERE / "results" / "baselines_raw"
 SAS_PAPER = {"ngram-svm": ("shallow (ESCRITO SVM)", 0.673), "neural": ("deep (BiGRU + char-CNN)", 0.7705)}
-AES_PAPER = {"ease": ("EASE", 0.70), "neural": ("LSTM-MoT (Taghipour & Ng 2016)", 0.761)}
+AES_PAPER = {"features": ("EASE", 0.70), "neural": ("LSTM-MoT (Taghipour & Ng 2016)", 0.761)}
 # seed 004 Tables 2-3: lexical similarity baseline, 5-way labels
 SEMEVAL_PAPER = {"beetle": (0.45, 0.54, 0.77), "scientsbank": (0.29, 0.42, 0.66)}
 SEMEVAL_SPLITS = {
@@ -61,7 +61,7 @@ def _jobs(parts: list[str]) -> list[dict[str, Any]]:
     if "aes" in parts:
         folds = [int(f) for f in _env_list("BENCH_AES_FOLDS", "0,1,2,3,4")]
         cap = int(os.environ.get("BENCH_AES_MAX_TRAIN", "0"))
-        for s in _env_list("BENCH_AES_SCORERS", "ease,ngram-svm,neural,encoder"):
+        for s in _env_list("BENCH_AES_SCORERS", "features,ngram-svm,neural,encoder"):
             jobs.append({"part": "aes", "scorer": s, "params": _scorer_params(s, "aes"), "folds": folds, "max_train": cap})
     if "semeval" in parts:
         for corpus in ("beetle", "scientsbank"):
@@ -170,12 +170,13 @@ WHY = {
     "pre-trained word embeddings we do not have offline (ours start from the bundled MiniLM word-piece vectors) and "
     "its best-performing hyper-parameter setting out of a search; ours runs one fixed setting (see Settings).",
     "sas-encoder": "no paper figure: a frozen sentence encoder with a linear head is our own baseline.",
-    "aes-ease": "the literature figures are Taghipour & Ng's (2016) runs of EASE's features with SVR (0.699) and "
-    "Bayesian linear ridge regression (0.705), not EASE's own gradient boosting; `ease` fits gradient boosting (EASE's "
+    "aes-features": "the literature figures are Taghipour & Ng's (2016) runs of EASE's features with SVR (0.699) and "
+    "Bayesian linear ridge regression (0.705), not EASE's own gradient boosting; `features` fits gradient boosting (EASE's "
     "settings) on an offline re-implementation of EASE-style features (pyspellchecker, TextBlob tags, top-500 "
     "bag-of-words instead of chi-squared-selected n-grams). We have not isolated which difference moves QWK.",
-    "aes-neural": "0.761 is Taghipour & Ng's best: an ensemble of 10 CNN-LSTM-MoT runs with pre-trained 50-d word "
-    "embeddings, trained 50 epochs with model selection on dev. Ours is a single BiGRU + character CNN run with the "
+    "aes-neural": "0.761 is Taghipour & Ng's best figure, from an ensemble of LSTM/CNN-LSTM-MoT runs with pre-trained "
+    "50-d word embeddings, trained for many (50) epochs with model selection on dev (these details are from that "
+    "paper, not from the seeds: check them there). Ours is a single BiGRU + character CNN run with the "
     "settings shown (fewer epochs and, where stated, fewer training essays, to fit 2 CPU cores).",
     "aes-ngram-svm": "no paper figure on ASAP-AES for an n-gram SVM.",
     "aes-encoder": "no paper figure: a frozen sentence encoder with a linear head is our own baseline.",

@@ -30,7 +30,7 @@ TEST_PARAMS: dict[str, dict[str, Any]] = {
         "dev_fraction": 0.0,
     },
     "encoder": {"alphas": (1.0,)},
-    "ease": {"n_estimators": 20, "max_bow_features": 50},
+    "features": {"n_estimators": 20, "max_bow_features": 50},
 }
 NAMES = scorers.names()
 _FITTED: dict[tuple[str, bool], Any] = {}

@@ -1,4 +1,4 @@
-"""Tests of the ``ease`` EASE-like feature scorer (seed 001 §2.2)."""
+"""Tests of the ``features`` EASE-like feature scorer (seed 001 §2.2)."""
 
 from __future__ import annotations
 

@@ -247,7 +247,7 @@ def class_targets(items: Sequence[Item]) -> tuple[np.ndarray, tuple[str | int, .
         if bad:
             raise ConfigError(
                 f"{len(bad)} gold scores are not whole numbers (first: item {bad[0]!r}); this scorer classifies "
-                "integer scores. Round the scores, or use a regressor such as 'ease'."
+                "integer scores. Round the scores, or use a regressor such as 'features'."
             )
         classes = tuple(sorted({int(s) for s in scores}))
         values = [int(s) for s in scores]

@@ -1,4 +1,4 @@
-"""``ease``: an EASE-like feature-based essay scorer (EdX EASE, seed 001 §2.2).
+"""``features``: an EASE-like feature-based essay scorer (EdX EASE, seed 001 §2.2).
 
 EASE extracts length, spelling, grammar (part-of-speech n-gram), prompt-overlap and bag-of-words
 features and fits scikit-learn gradient boosting, one model per prompt. This version, offline:
@@ -110,7 +110,7 @@ def _handcrafted(
     ]
 
 
-@scorers.register("ease")
+@scorers.register("features")
 class EaseFeatures(Scorer):
     """Gradient boosting over EASE-like essay features (seed 001 §2.2).
 
