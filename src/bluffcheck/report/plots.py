@@ -123,16 +123,28 @@ def data_uri(png: bytes) -> str:
 
 
 @_styled
-def arr_figure(cells: Sequence[dict[str, Any]]) -> bytes:
+def _paper_order(methods: set[str]) -> list[str]:
+    """Methods in seed 000's order (random, generic then prompt char/word n-grams by n, burst, shuffle, LM)."""
+    from ..generators._paper import PAPER_METHODS, method_label
+
+    rank = {method_label(name, params): i for i, (name, params) in enumerate(PAPER_METHODS)}
+    rank.update({name: i for i, (name, _params) in reversed(list(enumerate(PAPER_METHODS)))})
+    return sorted(methods, key=lambda m: (rank.get(m, len(rank)), m))
+
+
+def arr_figure(cells: Sequence[dict[str, Any]], *, method_order: Sequence[str] | None = None) -> bytes:
     """Seed 000 Figure 1 from ``summary["adversarial"]`` rows (scorer, method, prompt, arr).
 
     Each prompt is one point (ARR in %); points of one scorer share a colour and marker and are
     shifted sideways so scorers do not hide each other; the diamond is the mean over prompts.
+    Methods follow ``method_order`` when given, else the paper's order (unknown methods last).
     """
     rows = [r for r in cells if r.get("arr") is not None]
-    methods = sorted({r["method"] for r in rows})
+    present = {r["method"] for r in rows}
+    methods = [m for m in method_order if m in present] if method_order else _paper_order(present)
+    methods += sorted(present - set(methods))
     scorers = sorted({r["scorer"] for r in rows})
-    fig, axes = _figure(max(7.5, 1.1 * len(methods) + 3.5), 4.8)
+    fig, axes = _figure(min(16.0, max(7.5, 0.55 * len(methods) + 3.5)), 5.2)
     ax = axes[0][0]
     width = 0.6 / max(len(scorers), 1)
     for k, scorer in enumerate(scorers):
