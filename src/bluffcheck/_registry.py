@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import difflib
 import importlib
-from collections.abc import Callable, Iterator
+import pkgutil
+from collections.abc import Callable, Iterable, Iterator
 from importlib.metadata import entry_points
 from typing import Any, Generic, TypeVar
 
 from .errors import UnknownComponentError
 
-__all__ = ["Registry", "datasets", "generators", "scorers"]
+__all__ = ["Registry", "datasets", "generators", "import_submodules", "scorers"]
 
 T = TypeVar("T")
 
@@ -99,6 +100,17 @@ class Registry(Generic[T]):
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())
+
+
+def import_submodules(package: str, path: Iterable[str]) -> None:
+    """Import every public module of a component package, so each registers its components.
+
+    Called from the ``__init__`` of ``bluffcheck.scorers``, ``.generators`` and ``.datasets``:
+    adding a component is adding one module, with no name table to edit.
+    """
+    for info in sorted(pkgutil.iter_modules(list(path)), key=lambda m: m.name):
+        if not info.name.startswith("_") and info.name != "base":
+            importlib.import_module(f"{package}.{info.name}")
 
 
 scorers: Registry[Any] = Registry("scorer", "bluffcheck.scorers")

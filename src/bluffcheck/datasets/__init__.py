@@ -6,27 +6,14 @@ component is one new file. :func:`load`, :func:`describe` and :func:`available` 
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
+from .._registry import datasets as _registry
+from .._registry import import_submodules
 from ._api import available, describe, load
 
-__all__ = ["available", "describe", "load"]
+__all__ = ["available", "create", "describe", "get", "load", "names"]
 
-for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-    if not _info.name.startswith("_") and _info.name not in ("base",):
-        importlib.import_module(f"{__name__}.{_info.name}")
+import_submodules(__name__, __path__)
 
-
-def names() -> list[str]:
-    """Registered dataset names (built-in and plugins)."""
-    from .._registry import datasets as registry
-
-    return registry.names()
-
-
-def get(name: str):  # noqa: ANN201 - the registered class or function
-    """The dataset registered as ``name``; unknown names raise with "did you mean" suggestions."""
-    from .._registry import datasets as registry
-
-    return registry.get(name)
+names = _registry.names
+get = _registry.get
+create = _registry.create

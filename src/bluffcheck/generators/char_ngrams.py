@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
 
 from .._registry import generators
-from ..resources.ngrams import ngram_table
-from ._common import CorpusBacked, check_count, check_int, check_length, fill_nonempty, target_lengths
-from ._sampling import concatenate_ngrams
-from .base import GenerationContext
+from ._ngrams import NgramGenerator
 
 __all__ = ["CharNgrams"]
 
 
 @generators.register("char-ngrams")
 @dataclass(frozen=True)
-class CharNgrams(CorpusBacked):
+class CharNgrams(NgramGenerator):
     """Character n-grams drawn by corpus frequency and concatenated (not a Markov chain, footnote 2).
 
     The corpus is lower-cased with punctuation removed; each sentence (generic corpus) or answer
@@ -50,20 +44,4 @@ class CharNgrams(CorpusBacked):
     True
     """
 
-    n: int = 1
-    corpus: str = "generic"
-    length: str | int = "mean"
-    generic: Any = "auto"
-    min_answers: int = 20
     level = "char"
-
-    def __post_init__(self) -> None:
-        check_int(self, "n", self.n, 1, 5)
-        check_length(self, self.length)
-        self._check_corpus_params()
-
-    def _generate(self, context: GenerationContext, n: int, rng: np.random.Generator) -> list[str]:
-        check_count(n)
-        table = ngram_table(self._corpus(context), "char", self.n)
-        caps = target_lengths(context, "char", self.length, n, rng)
-        return fill_nonempty(lambda rows: concatenate_ngrams(table, caps[rows], rng), n, "CharNgrams")

@@ -3,28 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
 
 from .._registry import generators
-from ..resources.ngrams import ngram_table
-from ._common import CorpusBacked, check_count, check_int, check_length, fill_nonempty, target_lengths
-from ._sampling import concatenate_ngrams
-from .base import GenerationContext
+from ._ngrams import NgramGenerator
 
 __all__ = ["WordNgrams"]
 
 
 @generators.register("word-ngrams")
 @dataclass(frozen=True)
-class WordNgrams(CorpusBacked):
+class WordNgrams(NgramGenerator):
     """Word n-grams drawn by corpus frequency and concatenated (not a Markov chain, footnote 2).
 
     The corpus is lower-cased with punctuation removed; each sentence (generic corpus) or answer
-    (prompt corpus) ends in an end-of-sentence symbol ``"\\n"``. Drawing stops at the length cap or
-    after a gram containing EOS. ``n=1`` is Table 2's "generic corpus characters" (``corpus="generic"``)
-    and "prompt-specific characters" (``corpus="prompt"``).
+    (prompt corpus) ends in an end-of-sentence token ``"</s>"``. Drawing stops at the length cap or
+    after a gram containing EOS. ``n=1`` samples words by corpus frequency, which is not the same as
+    ``random-words`` (uniform over the vocabulary, §2.2).
 
     Parameters
     ----------
@@ -33,7 +27,7 @@ class WordNgrams(CorpusBacked):
     corpus : {"generic", "prompt"}
         The generic corpus or the prompt's material plus its real answers.
     length : {"mean", "sample"} or int
-        Length cap in characters (default ``"mean"``: the real answers' mean, as in the paper).
+        Length cap in words (default ``"mean"``: the real answers' mean, as in the paper).
     generic : str
         ``"auto"`` (Brown if installed, else the bundled public-domain corpus), ``"brown"``, ``"bundled"`` or a path.
     min_answers : int
@@ -50,20 +44,4 @@ class WordNgrams(CorpusBacked):
     True
     """
 
-    n: int = 1
-    corpus: str = "generic"
-    length: str | int = "mean"
-    generic: Any = "auto"
-    min_answers: int = 20
     level = "word"
-
-    def __post_init__(self) -> None:
-        check_int(self, "n", self.n, 1, 5)
-        check_length(self, self.length)
-        self._check_corpus_params()
-
-    def _generate(self, context: GenerationContext, n: int, rng: np.random.Generator) -> list[str]:
-        check_count(n)
-        table = ngram_table(self._corpus(context), "word", self.n)
-        caps = target_lengths(context, "word", self.length, n, rng)
-        return fill_nonempty(lambda rows: concatenate_ngrams(table, caps[rows], rng), n, "WordNgrams")
