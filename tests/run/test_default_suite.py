@@ -28,3 +28,22 @@ def test_default_suite_runs_with_real_components(tmp_path):
     assert summary.report is not None or summary.report_note == "report module not available"
     if summary.report is not None:
         assert summary.report.is_file() and summary.report.name == "report.html"
+
+
+@pytest.mark.slow
+def test_default_suite_scorers_meet_the_same_bluffs_and_reruns_elsewhere_repeat_them(tmp_path):
+    text = default_suite_path().read_text().replace("n = 100", "n = 2")
+    suite = parse_suite(tomllib.loads(text), source="default.toml")
+    run_suite(suite, output=tmp_path / "a", workers=1, report=False)
+    run_suite(suite, output=tmp_path / "b", workers=1, report=False)
+
+    def bluffs(run):
+        out: dict[str, dict[tuple, str]] = {}
+        for r in records(run).values():
+            if r["kind"] == "generator":
+                out.setdefault(r["scorer"], {})[(r["prompt_id"], r["method"], r["params"], r["item_id"])] = r["text"]
+        return out
+
+    a, b = bluffs(tmp_path / "a"), bluffs(tmp_path / "b")
+    assert a["lexical-tree"] == a["ngram-svm"]  # one bluff corpus for every scorer, as in seed 000
+    assert a == b  # the same suite and seed give the same bytes in another run folder

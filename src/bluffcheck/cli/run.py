@@ -24,6 +24,26 @@ def _progress(quiet: bool, log_json: bool) -> Any:
     return make_progress("json" if log_json else "quiet" if quiet else "bar")
 
 
+def _print_arr_table(run_dir: Path) -> None:
+    """Mean ARR per method and scorer (from the report's summary.json), when the report was written."""
+    from rich.table import Table
+
+    path = Path(run_dir) / "summary.json"
+    if not path.is_file():
+        return
+    rows = json.loads(path.read_text(encoding="utf-8")).get("methods", [])
+    scorers = sorted({r["scorer"] for r in rows})
+    cells = {(r["method"], r["scorer"]): r for r in rows}
+    table = Table(title="Adversarial rejection rate (share of bluffs given the minimum score; mean over prompts)")
+    table.add_column("method")
+    for name in scorers:
+        table.add_column(name, justify="right")
+    for method in dict.fromkeys(r["method"] for r in rows):
+        row = [cells.get((method, name)) for name in scorers]
+        table.add_row(method, *("–" if c is None or c["arr"] is None else f"{100 * c['arr']:.1f} %" for c in row))
+    console.print(table)
+
+
 def _print_summary(summary: Any, quiet: bool) -> None:
     target = summary.report or summary.run_dir
     if quiet:
@@ -33,6 +53,7 @@ def _print_summary(summary: Any, quiet: bool) -> None:
         f"{summary.tasks_run} tasks run, {summary.tasks_skipped} already done, {summary.records} records "
         f"({summary.failed_records} not scored: error/timeout/nan), {summary.queries} scorer queries, "
         f"{summary.cache_hits} cache hits, {summary.wall_s:.1f} s.", highlight=False)
+    _print_arr_table(summary.run_dir)
     for err in summary.task_errors[:5]:
         err_console.print(f"[red]task failed[/red] {err}", highlight=False)
     failed = [g for g in summary.gates if g.passed is False]

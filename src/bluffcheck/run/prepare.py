@@ -152,7 +152,8 @@ def prepare(suite: Suite) -> Prepared:
         prepared.checksums[dspec.label] = {**{f"train:{k}": v for k, v in checksums(train).items()},
                                           **{f"test:{k}": v for k, v in checksums(test).items()}}
         ctx = contexts(train)
-        data_sha = hashlib.sha256(repr(sorted(prepared.checksums[dspec.label].items())).encode()).hexdigest()[:16]
+        # content only: the same data gives the same task ids wherever it lives on disk
+        data_sha = hashlib.sha256(repr(sorted(prepared.checksums[dspec.label].values())).encode()).hexdigest()[:16]
         for sspec in suite.scorers:
             scorer = _scorer(sspec, train)
             _preflight(scorer, sspec.label, test, suite)

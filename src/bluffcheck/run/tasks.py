@@ -3,7 +3,8 @@
 A :class:`Task` is small, picklable data. What many tasks share (the fitted scorer, the prompts'
 generation contexts, the held-out answers) is a :class:`Bundle`, sent to each worker once.
 ``task_id`` is a stable hash of the task's resolved configuration and the suite seed, and each task
-draws its randomness from ``SeedSequence(suite seed, spawn_key=task seed)``: results do not
+draws its randomness from ``SeedSequence(suite seed, spawn_key=task seed)``, where the task seed
+hashes what is generated (dataset content, prompt, method, parameters, n) but not the scorer: results do not
 depend on task order, worker count or executor.
 """
 
@@ -116,12 +117,16 @@ def _make(bundle: Bundle, suite_seed: int, **spec: Any) -> Task:
         **{k: v for k, v in spec.items() if k != "generator" and k != "label"},
     }
     task_id = stable_hash(identity)
+    # The random stream depends on what is generated, not on who scores it: every scorer of a
+    # dataset meets the same bluffs (as seed 000 scored one adversarial corpus with both systems),
+    # and the same suite gives the same bytes wherever the checkout lives.
+    stream = {k: v for k, v in identity.items() if k not in ("scorer", "scorer_fingerprint")}
     return Task(
         task_id=task_id,
         bundle=bundle.key,
         dataset=bundle.dataset,
         scorer=bundle.scorer_label,
-        seed=int(task_id[:8], 16),
+        seed=int(stable_hash(stream)[:8], 16),
         suite_seed=suite_seed,
         **spec,
     )
