@@ -144,7 +144,8 @@ def arr_figure(cells: Sequence[dict[str, Any]], *, method_order: Sequence[str] |
     methods = [m for m in method_order if m in present] if method_order else _paper_order(present)
     methods += sorted(present - set(methods))
     scorers = sorted({r["scorer"] for r in rows})
-    fig, axes = _figure(min(16.0, max(7.5, 0.55 * len(methods) + 3.5)), 5.2)
+    per_method = 1.1 if len(methods) <= 6 else 0.55  # upright labels need room; slanted ones (see _ticks) less
+    fig, axes = _figure(min(16.0, max(7.5, per_method * len(methods) + 3.5)), 5.2)
     ax = axes[0][0]
     width = 0.6 / max(len(scorers), 1)
     for k, scorer in enumerate(scorers):
