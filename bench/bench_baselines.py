@@ -224,7 +224,12 @@ def _reduced(run: dict[str, Any] | None) -> str:
     if run is None or run["job"]["scorer"] != "neural":
         return ""
     params, cap = run["job"]["params"], run["job"].get("max_train", 0)
-    cut = [f"{k}={params[k]} (default {d})" for k, d in (("epochs", 15), ("hidden", 250)) if params.get(k, d) < d]
+    import inspect
+
+    from bluffcheck.scorers.neural import NeuralScorer
+
+    defaults = {k: p.default for k, p in inspect.signature(NeuralScorer).parameters.items()}
+    cut = [f"{k}={params[k]} (default {defaults[k]})" for k in ("epochs", "hidden") if params.get(k, defaults[k]) < defaults[k]]
     if cap:
         cut.append(f"at most {cap} training essays per prompt")
     if not cut:
