@@ -14,7 +14,7 @@ from bluffcheck.errors import ConfigError, DatasetFormatError
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "datasets" / "asap_aes"
 
 
-@pytest.mark.parametrize("file", ["training_set_rel3.tsv", "no_header.tsv"])
+@pytest.mark.parametrize("file", ["with_header.tsv", "no_header.tsv"])
 def test_asap_aes_reads_with_and_without_header(file):
     ds = load("asap-aes", path=FIXTURES / file, material=False)
     assert [it.id for it in ds] == ["1", "2", "3", "4", "5"]

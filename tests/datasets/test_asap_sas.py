@@ -61,8 +61,18 @@ def test_asap_sas_duplicate_ids_are_rejected(tmp_path):
         load("asap-sas", path=bad, material=False)
 
 
-def test_asap_sas_public_split_joins_solution_on_id():
-    ds = load("asap-sas", path=FIXTURES / "asap_sas_public", material=False)
+def _kaggle_folder(tmp_path: Path) -> Path:
+    """The public-leaderboard fixtures laid out under Kaggle's file names (our own 3-answer files)."""
+    folder = tmp_path / "kaggle"
+    folder.mkdir()
+    src = FIXTURES / "asap_sas_public"
+    shutil.copy(src / "answers.fixture.tsv", folder / "public_leaderboard_rel_2.tsv")
+    shutil.copy(src / "solution.fixture.csv", folder / "public_leaderboard_solution.csv")
+    return folder
+
+
+def test_asap_sas_public_split_joins_solution_on_id(tmp_path):
+    ds = load("asap-sas", path=_kaggle_folder(tmp_path), material=False)
     assert ds.split == "public-leaderboard"
     assert {it.id: it.score for it in ds} == {"10": 3.0, "11": 0.0, "12": 1.0}
     assert [it.id for it in ds] == ["10", "11", "12"]  # answer-file order, not solution order
@@ -70,8 +80,7 @@ def test_asap_sas_public_split_joins_solution_on_id():
 
 
 def test_asap_sas_public_split_unmatched_ids_are_errors(tmp_path):
-    folder = tmp_path / "kaggle"
-    shutil.copytree(FIXTURES / "asap_sas_public", folder)
+    folder = _kaggle_folder(tmp_path)
     solution = folder / "public_leaderboard_solution.csv"
     solution.write_text(solution.read_text() + "99,2,1,1,PublicTest\n")
     with pytest.raises(DatasetFormatError, match="'99' has no text"):
