@@ -86,7 +86,7 @@ def _overhead(work: Path, n_tasks: int = 40, per_task: int = 1000) -> dict[str, 
     from bluffcheck.run.export import export_records
     from bluffcheck.run.store import Store
     from bluffcheck.run.tasks import Task
-    from bluffcheck.run.work import TaskResult, _cache_lookup, text_sha256
+    from bluffcheck.run.work import TaskResult, _cache_lookup, answer_key
 
     folder = work / "overhead"
     store = Store(folder / "store.sqlite")
@@ -97,7 +97,7 @@ def _overhead(work: Path, n_tasks: int = 40, per_task: int = 1000) -> dict[str, 
         recs = [dict.fromkeys(RECORD_FIELDS) | {"task_id": task.task_id, "item_id": f"i{i}", "text": txt,
                                                 "status": "ok", "score": 1.0, "attempts": 1}
                 for i, txt in enumerate(texts)]
-        shas = [text_sha256(x) for x in texts]
+        shas = [answer_key("p1", x) for x in texts]
         result = TaskResult(task, recs, [("fp", s, 1.0, 1) for s in shas])
         t0 = time.perf_counter()
         store.commit_task(result, label="m")

@@ -135,7 +135,7 @@ def unregister_fakes() -> None:
 
 
 def toy_suite(out: Path, *, extra: str = "", scorer_params: str = "", generators_toml: str = "",
-              run: str = "") -> str:
+              run: str = "", batch_size: int = 4) -> str:
     """A small suite over the toy data, as TOML text."""
     gens = generators_toml or '[[generators]]\nname = "test-run-salad"\nn = 6\n[generators.params]\nlength = 4\n'
     return f"""
@@ -143,7 +143,7 @@ def toy_suite(out: Path, *, extra: str = "", scorer_params: str = "", generators
 name = "toy"
 seed = 7
 output = "{out}"
-batch_size = 4
+batch_size = {batch_size}
 {run}
 [run.retry]
 retries = 1

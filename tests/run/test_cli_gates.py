@@ -49,7 +49,8 @@ def test_cli_run_quiet_prints_only_the_result_path_and_json_log(tmp_path, fakes)
 
 def test_gates_fail_when_nothing_was_scored(tmp_path, fakes):
     params = 'fail_marker = " "\nfail_mode = "nan"'  # every generated answer (several words) gets NaN
-    run_suite(toy(tmp_path, fakes, scorer_params=params, run="preflight = false"), report=False)
+    # one batch per task, so the circuit breaker (every item of 3 batches failed: stop) stays out of it
+    run_suite(toy(tmp_path, fakes, scorer_params=params, run="preflight = false", batch_size=64), report=False)
     results = evaluate_gates(tmp_path / "run", GateSpec(min_arr={"default": 0.0}))
     assert results and all(g.passed is False and g.value is None and "nothing to judge" in g.note for g in results)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..report.result import RECORD_FIELDS
 from .store import Store, StoreError
 
-__all__ = ["EXPORTS", "export_records", "remove_exports"]
+__all__ = ["EXPORTS", "export_pending_cases", "export_records", "remove_exports"]
 
 EXPORTS = ("records.parquet", "records.csv", "records.jsonl")
 
@@ -79,3 +79,30 @@ def export_records(store: Store, folder: Path) -> list[Path]:
             ) from exc
         written.append(final)
     return written
+
+
+def export_pending_cases(run_dir: str | os.PathLike[str], cases_path: str | os.PathLike[str], *,
+                         scorer: str | None = None) -> int:
+    """Write the answers of a run that have no ok score yet (optionally of one ``scorer``) as a cases file.
+
+    The file round trip for a suite's ``file`` scorer: run the suite (its records are "error: no
+    score"), export the cases, score them elsewhere into the scorer's ``scores_path``, rerun the
+    suite. Returns how many distinct answers were written; 0 writes nothing.
+    """
+    from ..errors import ConfigError
+    from ..scorers.adapters.file_roundtrip import export_cases
+    from ..types import Item
+
+    path = Path(run_dir) / "store.sqlite"
+    if not path.is_file():
+        raise ConfigError(f"{run_dir} holds no run store (store.sqlite); run the suite first with 'bluffcheck run'.")
+    items: dict[str, Item] = {}
+    with Store(path) as store:
+        for batch in store.iter_records():
+            for rec in batch:
+                if rec["status"] != "ok" and (scorer is None or rec["scorer"] == scorer):
+                    items.setdefault(rec["item_id"] + "\0" + rec["text"],
+                                     Item(rec["item_id"], rec["prompt_id"], rec["text"]))
+    if items:
+        export_cases(list(items.values()), cases_path)
+    return len({it.id for it in items.values()})

@@ -133,7 +133,7 @@ def _scorer(spec: ScorerSpec, train: Dataset) -> Any:
 def _preflight(scorer: Any, label: str, test: Dataset, suite: Suite) -> None:
     from ..scorers.adapters._retry import RetryPolicy, score_outcomes
 
-    if not suite.run.preflight or not len(test):
+    if not suite.run.preflight or not getattr(scorer, "preflight", True) or not len(test):
         return
     timeout = suite.run.retry.timeout_s or None
     out = score_outcomes(scorer, [test.items[0]], policy=RetryPolicy(max_attempts=1, backoff=0.0, timeout=timeout))

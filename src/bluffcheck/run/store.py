@@ -1,8 +1,9 @@
 """The run store: one SQLite file (WAL mode) written by the parent process only.
 
 Tables: ``records`` (the columns of :data:`~bluffcheck.report.result.RECORD_FIELDS`, unique on
-``(task_id, item_id)``), ``tasks`` (one row per finished task, with its status), ``cache``
-(scorer fingerprint, text sha256) -> ok score, and ``meta`` (run id, schema version).
+``(task_id, item_id)``), ``tasks`` (one row per finished task, with its status), ``answer_cache``
+(scorer fingerprint, answer key = sha256 of prompt id and text) -> ok score, and ``meta`` (run id,
+schema version). Stores written before the key included the prompt keep an unused ``cache`` table.
 
 Every finished task's records, cache entries and task row are committed in one transaction, so a
 process killed at any point (SIGKILL included) loses at most the tasks in flight and never leaves a
@@ -34,9 +35,9 @@ CREATE TABLE IF NOT EXISTS records ({_COLUMNS}, PRIMARY KEY (task_id, item_id));
 CREATE TABLE IF NOT EXISTS tasks (
     task_id TEXT PRIMARY KEY, status TEXT NOT NULL, label TEXT, description TEXT NOT NULL,
     n_records INTEGER NOT NULL, n_failed INTEGER NOT NULL, error TEXT, finished_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS cache (
-    fingerprint TEXT NOT NULL, text_sha256 TEXT NOT NULL, score REAL NOT NULL, attempts INTEGER NOT NULL,
-    PRIMARY KEY (fingerprint, text_sha256));
+CREATE TABLE IF NOT EXISTS answer_cache (
+    fingerprint TEXT NOT NULL, answer_key TEXT NOT NULL, score REAL NOT NULL, attempts INTEGER NOT NULL,
+    PRIMARY KEY (fingerprint, answer_key));
 """
 # A rerun replaces a record only when the stored one was not ok (so ok results never change).
 _UPSERT = (
@@ -107,10 +108,11 @@ class Store:
         return dict(self.con.execute("SELECT task_id, status FROM tasks"))
 
     def count(self, table: str = "records") -> int:
-        """Number of rows of a table."""
-        if table not in ("records", "tasks", "cache"):
+        """Number of rows of a table: ``"records"``, ``"tasks"`` or ``"cache"`` (the answer cache)."""
+        tables = {"records": "records", "tasks": "tasks", "cache": "answer_cache"}
+        if table not in tables:
             raise ValueError(table)
-        return int(self.con.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])  # noqa: S608
+        return int(self.con.execute(f"SELECT COUNT(*) FROM {tables[table]}").fetchone()[0])  # noqa: S608
 
     def count_failed(self) -> int:
         """Number of records whose status is not ``ok`` (error, timeout, nan)."""
@@ -148,7 +150,7 @@ class Store:
             with self._transaction():
                 self.con.executemany(_UPSERT, [tuple(r[n] for n in RECORD_FIELDS) for r in result.records])
                 self.con.executemany(
-                    "INSERT OR IGNORE INTO cache (fingerprint, text_sha256, score, attempts) VALUES (?, ?, ?, ?)",
+                    "INSERT OR IGNORE INTO answer_cache (fingerprint, answer_key, score, attempts) VALUES (?, ?, ?, ?)",
                     result.cache,
                 )
                 self.con.execute("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)

@@ -19,14 +19,14 @@ from ..types import Item
 from .suite import RetrySpec
 from .tasks import Bundle, Task, task_rng
 
-__all__ = ["TaskResult", "execute", "text_sha256"]
+__all__ = ["TaskResult", "answer_key", "execute"]
 
 _CHUNK = 500
 
 
-def text_sha256(text: str) -> str:
-    """The cache key of an answer text."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def answer_key(prompt_id: str, text: str) -> str:
+    """The cache key of an answer: the same text may earn different scores under different prompts."""
+    return hashlib.sha256(f"{prompt_id}\x1f{text}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass
@@ -50,7 +50,7 @@ def make_policy(spec: RetrySpec) -> Any:
 
 
 def _cache_lookup(cache_path: str, fingerprint: str, keys: list[str]) -> dict[str, tuple[float, int]]:
-    """Cached ok scores for these text hashes; empty when the store is not reachable from here."""
+    """Cached ok scores for these answer keys; empty when the store is not reachable from here."""
     if not cache_path or not keys or not Path(cache_path).is_file():
         return {}
     found: dict[str, tuple[float, int]] = {}
@@ -60,7 +60,7 @@ def _cache_lookup(cache_path: str, fingerprint: str, keys: list[str]) -> dict[st
             for start in range(0, len(keys), _CHUNK):
                 chunk = keys[start : start + _CHUNK]
                 marks = ",".join("?" * len(chunk))
-                sql = f"SELECT text_sha256, score, attempts FROM cache WHERE fingerprint = ? AND text_sha256 IN ({marks})"  # noqa: S608
+                sql = f"SELECT answer_key, score, attempts FROM answer_cache WHERE fingerprint = ? AND answer_key IN ({marks})"  # noqa: S608
                 for sha, score, attempts in con.execute(sql, [fingerprint, *chunk]):
                     found[sha] = (float(score), int(attempts))
         finally:
@@ -81,7 +81,7 @@ def _score(items: list[Item], bundle: Bundle, cache_path: str, result: TaskResul
     """(score, status, error, attempts) per item, from the cache or the scorer."""
     from ..scorers.adapters._retry import score_outcomes
 
-    shas = [text_sha256(it.text) for it in items]
+    shas = [answer_key(it.prompt_id, it.text) for it in items]
     cached = _cache_lookup(cache_path, bundle.fingerprint, sorted(set(shas)))
     todo: dict[str, Item] = {}
     for it, sha in zip(items, shas, strict=True):

@@ -30,6 +30,9 @@ class BlackBoxScorer(Scorer):
     per_prompt: ClassVar[bool] = False
     needs_setup: ClassVar[bool] = True  # the common conformance suite cannot build one unaided
     kind: ClassVar[str] = ""
+    # The run engine tries one answer before a run and stops if it fails; a file round trip expects
+    # unscored answers (it starts empty), so it opts out.
+    preflight: ClassVar[bool] = True
 
     @classmethod
     def _param_names(cls) -> list[str]:

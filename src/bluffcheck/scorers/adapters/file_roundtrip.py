@@ -210,6 +210,7 @@ class FileScorer(BlackBoxScorer):
     """
 
     kind = "file"
+    preflight = False  # answers not scored yet are the normal state of a round trip, not a broken scorer
 
     def __init__(
         self, scores_path: str = "", *, id_column: str = "id", score_column: str = "score", model_version: str = ""
