@@ -7,10 +7,13 @@ Run: ``python bench/run.py arr`` (writes ``bench/results/arr.md`` and ``bench/re
 * Bluffs: the 25 paper methods × 10 prompts × ``BENCH_ARR_N`` answers (default 1,000), seed 0,
   prompt corpora from each prompt's training answers + prompt material + the ~17k unscored ASAP-SAS
   answers (minus every scored answer), generic corpus = Brown.
-* Each scorer is run in its own step and cached in ``bench/out/arr/`` so scorers can be run at
-  different times: ``BENCH_ARR_SCORERS=ngram-svm`` (comma list; default all three) chooses which are
-  (re)run now; the others are read from the cache. ``BENCH_ARR_N_<SCORER>`` (e.g.
-  ``BENCH_ARR_N_ENCODER=200``) scores only the first n bluffs per prompt × method with that scorer.
+* Each scorer is run in its own step; its ARR table (per method × prompt: counts, rates, intervals) and
+  run facts go to ``bench/results/arr_raw/`` (tracked: aggregates only, no answer text of ASAP) so
+  scorers can be run at different times: ``BENCH_ARR_SCORERS=ngram-svm`` (comma list; default all
+  three) chooses which are (re)run now; the others are read from there. The generated bluffs are
+  cached in ``bench/out/arr/`` (ignored: shuffled answers are ASAP text). ``BENCH_ARR_N_<SCORER>`` (e.g.
+  ``BENCH_ARR_N_ENCODER=200``) scores only the first n bluffs per prompt × method with that scorer;
+  ``BENCH_ARR_THREADS`` sets the torch threads of ``neural`` and ``encoder`` (default 1).
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from bluffcheck.generators._paper import PAPER_METHODS, method_label
 from bluffcheck.resources.corpora import GenericCorpus
 
 HERE = Path(__file__).resolve().parent
-CACHE = HERE / "out" / "arr"
+CACHE = HERE / "out" / "arr"  # generated bluffs (ASAP-derived text: never committed)
+RAW = HERE / "results" / "arr_raw"  # per-scorer ARR tables and run facts (aggregates: committed)
 SCORERS = ("ngram-svm", "neural", "encoder")
 SEED = 0
 LABELS = [method_label(n, p) for n, p in PAPER_METHODS]
@@ -95,7 +99,8 @@ def _first(bluffs: object, n: int) -> object:
 def run_scorer(name: str, train: object, test: object, bluffs: object) -> dict[str, object]:
     """Fit, QWK on the held-out 20 %, score the bluffs; cache the ARR table and the explanations."""
     n = _n(name)
-    scorer = scorers.create(name)
+    threads = int(os.environ.get("BENCH_ARR_THREADS", "1"))  # torch threads for neural and encoder
+    scorer = scorers.create(name, **({"n_threads": threads} if name in ("neural", "encoder") else {}))
     t0 = time.perf_counter()
     scorer.fit(train)
     fit_s = time.perf_counter() - t0
@@ -108,9 +113,9 @@ def run_scorer(name: str, train: object, test: object, bluffs: object) -> dict[s
     explained = _explain(scorer, subset, records, table) if callable(getattr(scorer, "explain", None)) else []
     meta = {"scorer": name, "n": n, "fit_s": fit_s, "score_s": score_s, "n_scored": len(records), "qwk": qwk,
             "explained": explained, "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}  # fmt: skip
-    CACHE.mkdir(parents=True, exist_ok=True)
-    table.to_csv(CACHE / f"{name}.csv", index=False)
-    (CACHE / f"{name}.json").write_text(json.dumps(meta, indent=1, default=float))
+    RAW.mkdir(parents=True, exist_ok=True)
+    table.to_csv(RAW / f"{name}.csv", index=False)
+    (RAW / f"{name}.json").write_text(json.dumps(meta, indent=1, default=float))
     return meta
 
 
@@ -266,18 +271,18 @@ GAPS = [
 
 def main(out: Path) -> None:
     wanted = [s.strip() for s in os.environ.get("BENCH_ARR_SCORERS", ",".join(SCORERS)).split(",") if s.strip()]
-    info = CACHE / f"bluffs_n{_n()}_seed{SEED}.json"
-    if not wanted and info.is_file():  # only re-assemble the section from the cached per-scorer results
-        train, test = B.split_dataset(load("asap-sas"), test_size=0.2, seed=SEED)
-        cached = json.loads(info.read_text())
-        gen = {"n_train": len(train), "n_test": len(test), "n_bluffs": cached["count"], "seconds": cached["seconds"]}
+    info = RAW / "generation.json"
+    if not wanted and info.is_file():  # only re-assemble the section from the stored per-scorer results
+        gen = json.loads(info.read_text())
     else:
         data, train, test, extra = _data()
         bluffs, seconds = _bluffs(train, extra, _n())
         gen = {"n_train": len(train), "n_test": len(test), "n_bluffs": len(bluffs), "seconds": seconds}
+        RAW.mkdir(parents=True, exist_ok=True)
+        info.write_text(json.dumps(gen, indent=1))
     for name in wanted:
         print(f"   scoring with {name} at n={_n(name)}", flush=True)
         run_scorer(name, train, test, bluffs)
-    metas = {s: json.loads((CACHE / f"{s}.json").read_text()) for s in SCORERS if (CACHE / f"{s}.json").is_file()}
-    tables = {s: pd.read_csv(CACHE / f"{s}.csv", dtype={"prompt": str}) for s in metas}
+    metas = {s: json.loads((RAW / f"{s}.json").read_text()) for s in SCORERS if (RAW / f"{s}.json").is_file()}
+    tables = {s: pd.read_csv(RAW / f"{s}.csv", dtype={"prompt": str}) for s in metas}
     write_markdown(out, metas, tables, gen)

@@ -67,13 +67,18 @@ def test_summary_bootstrap_is_seeded(frame: pd.DataFrame) -> None:
 def test_summary_qwk_matches_sklearn(frame: pd.DataFrame, summary: dict) -> None:
     df = prepare(frame)
     for row in summary["agreement"]:
-        mine = df[(df["scorer"] == row["scorer"]) & (df["prompt"] == row["prompt"]) & (df["kind"] == "original")]
+        mine = df[(df["scorer"] == row["scorer"]) & (df["kind"] == "original")]
+        if row["prompt"] != "(all)":  # the pooled row takes every prompt of the scorer
+            mine = mine[mine["prompt"] == row["prompt"]]
         expected = cohen_kappa_score(mine["gold"].astype(int), mine["score"].astype(int), weights="quadratic")
         assert row["qwk"] == pytest.approx(expected)
+        assert row["accuracy"] == pytest.approx(float(np.mean(mine["gold"] == mine["score"])))
     assert {r["scorer"] for r in summary["scorers"]} == set(SCORERS)
     for row in summary["scorers"]:
-        per_prompt = [r["qwk"] for r in summary["agreement"] if r["scorer"] == row["scorer"]]
-        assert row["qwk"] == pytest.approx(float(np.mean(per_prompt)))
+        mine = [r for r in summary["agreement"] if r["scorer"] == row["scorer"]]
+        assert [r["prompt"] for r in mine].count("(all)") == 1 and mine[-1]["prompt"] == "(all)"
+        assert row["qwk"] == pytest.approx(float(np.mean([r["qwk"] for r in mine[:-1]])))
+        assert row["qwk_pooled"] == pytest.approx(mine[-1]["qwk"])
 
 
 def test_summary_qwk_of_non_integer_scores_is_explained_not_fatal(frame: pd.DataFrame) -> None:

@@ -59,8 +59,10 @@ def _arr_section(summary: dict[str, Any], scorer: str) -> list[str]:
 
 def _qwk_section(summary: dict[str, Any], scorer: str) -> list[str]:
     rows = [[md_escape(r["prompt"]), _num(r["qwk"]) if r["qwk_error"] is None else "n/a: " + md_escape(r["qwk_error"], 60),
-             str(r["n_ok"]), str(r["n_errors"])] for r in summary["agreement"] if r["scorer"] == scorer]
-    return ["", "QWK on the original answers:", "", *_table(["prompt", "QWK", "n", "errors"], rows)] if rows else []
+             _pct(r.get("accuracy")), str(r["n_ok"]), str(r["n_errors"])]
+            for r in summary["agreement"] if r["scorer"] == scorer]
+    header = ["prompt", "QWK", "exact agreement %", "n", "errors"]
+    return ["", "QWK on the original answers (per prompt, then pooled as '(all)'):", "", *_table(header, rows)] if rows else []
 
 
 def _shift_section(summary: dict[str, Any], scorer: str) -> list[str]:
@@ -82,9 +84,10 @@ def _header(summary: dict[str, Any]) -> list[str]:
     lines = [f"# bluffcheck report: {md_escape(name)}", "",
              f"- run: {md_escape(', '.join(run['run_ids']))}", f"- created: {md_escape(run.get('created') or 'unknown')}",
              f"- records: {counts['records']} ({md_escape(status)})", f"- report by bluffcheck {md_escape(run['report_version'])}", ""]
-    rows = [[md_escape(r["scorer"]), _pct(r["arr"]), _pct(r["full_credit_rate"]), _num(r["qwk"]), str(r["n_records"]), str(r["n_errors"])]
+    rows = [[md_escape(r["scorer"]), _pct(r["arr"]), _pct(r["full_credit_rate"]), _num(r.get("qwk_pooled")), _num(r["qwk"]),
+             str(r["n_records"]), str(r["n_errors"])]
             for r in summary["scorers"]]
-    return lines + _table(["scorer", "mean ARR %", "full credit %", "mean QWK", "records", "errors"], rows)
+    return lines + _table(["scorer", "mean ARR %", "full credit %", "pooled QWK", "mean QWK", "records", "errors"], rows)
 
 
 def _errors(summary: dict[str, Any]) -> list[str]:

@@ -85,7 +85,9 @@ def _ticks(ax: Any, names: Sequence[str]) -> None:
     """Method names under the x axis: wrapped onto up to three lines, slanted only when there are many."""
     many = len(names) > 6
     spaced = [label(n, 60).replace("(", " (").replace(",", ", ").replace(",  ", ", ") for n in names]
-    wrapped = ["\n".join(textwrap.wrap(n, 18, break_on_hyphens=False)[:3]) for n in spaced]
+    # upright labels sit about 1.1 inches apart: break long names at their hyphens ("char-3gram-" / "prompt")
+    width = 18 if many else 12
+    wrapped = ["\n".join(textwrap.wrap(n, width, break_on_hyphens=not many)[:3]) for n in spaced]
     ax.set_xticks(range(len(names)), wrapped, rotation=30 if many else 0, ha="right" if many else "center", fontsize=9)
 
 

@@ -173,28 +173,37 @@ def method_table(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def agreement_table(df: pd.DataFrame) -> list[dict[str, Any]]:
-    """QWK between gold and the scorer on the original answers, per scorer × prompt.
+    """QWK and exact agreement between gold and the scorer on the original answers.
 
-    A cell whose scores QWK cannot take (e.g. a regression scorer's non-integer scores) gets
-    ``qwk=None`` and the reason in ``qwk_error``; the rest of the report still renders.
+    One row per scorer × prompt, then one per scorer pooled over its prompts (``prompt="(all)"``): a
+    per-prompt QWK on a handful of answers is noise, the pooled one is not. A cell whose scores QWK
+    cannot take (e.g. a regression scorer's non-integer scores) gets ``qwk=None`` and the reason in
+    ``qwk_error``; the rest of the report still renders.
     """
+    originals = df[(df["kind"] == "original") & df["gold"].notna()]
+    rows = []
+    for scorer, mine in originals.groupby("scorer", sort=True):
+        per_prompt = [_agreement_row(scorer, prompt, group) for prompt, group in mine.groupby("prompt", sort=True)]
+        rows += _sorted(per_prompt, "prompt") + [_agreement_row(scorer, ALL, mine)]
+    return rows
+
+
+def _agreement_row(scorer: str, prompt: str, group: pd.DataFrame) -> dict[str, Any]:
     from ..errors import ConfigError
     from ..metrics.agreement import qwk_score
 
-    originals = df[(df["kind"] == "original") & df["gold"].notna()]
-    rows = []
-    for (scorer, prompt), group in originals.groupby(["scorer", "prompt"], sort=True):
-        ok = group[group["ok"]]
-        row = {"scorer": scorer, "prompt": prompt, "n": int(len(group)), "n_ok": int(len(ok)),
-               "n_errors": int(len(group) - len(ok)), "qwk": None, "qwk_error": None}
-        if len(ok):
-            try:
-                row["qwk"] = _num(qwk_score(ok["gold"].to_numpy(float), ok["score"].to_numpy(float),
-                                            min_rating=int(ok["min_score"].min()), max_rating=int(ok["max_score"].max())))
-            except ConfigError as exc:
-                row["qwk_error"] = str(exc)
-        rows.append(row)
-    return _sorted(rows, "scorer", "prompt")
+    ok = group[group["ok"]]
+    row = {"scorer": scorer, "prompt": prompt, "n": int(len(group)), "n_ok": int(len(ok)),
+           "n_errors": int(len(group) - len(ok)), "qwk": None, "qwk_error": None, "accuracy": None}
+    if len(ok):
+        gold, score = ok["gold"].to_numpy(float), ok["score"].to_numpy(float)
+        row["accuracy"] = _num(float(np.mean(gold == score)))
+        try:
+            row["qwk"] = _num(qwk_score(gold, score, min_rating=int(ok["min_score"].min()),
+                                        max_rating=int(ok["max_score"].max())))
+        except ConfigError as exc:
+            row["qwk_error"] = str(exc)
+    return row
 
 
 def _shift_stats(ok: pd.DataFrame) -> dict[str, float | None]:
@@ -238,9 +247,12 @@ def scorer_table(cells: list[dict[str, Any]], agreement: list[dict[str, Any]], d
     out = []
     for scorer in sorted(df["scorer"].unique()):
         mine = [r for r in cells if r["scorer"] == scorer]
-        qwk = {r["prompt"]: r["qwk"] for r in agreement if r["scorer"] == scorer and r["qwk"] is not None}
+        qwk = {r["prompt"]: r["qwk"] for r in agreement
+               if r["scorer"] == scorer and r["qwk"] is not None and r["prompt"] != ALL}
+        pooled = [r["qwk"] for r in agreement if r["scorer"] == scorer and r["prompt"] == ALL]
         out.append({"scorer": scorer, "arr": _macro(mine, "arr"), "full_credit_rate": _macro(mine, "full_credit_rate"),
-                    "qwk": _num(mean_qwk(qwk)) if qwk else None, "n_records": int((df["scorer"] == scorer).sum()),
+                    "qwk": _num(mean_qwk(qwk)) if qwk else None, "qwk_pooled": pooled[0] if pooled else None,
+                    "n_records": int((df["scorer"] == scorer).sum()),
                     "n_errors": int(((df["scorer"] == scorer) & ~df["ok"]).sum())})
     return out
 
