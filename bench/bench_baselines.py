@@ -9,8 +9,9 @@ Parts (``BENCH_BASELINES_PARTS``, comma-separated, default ``sas,aes,semeval``):
 Every (part, scorer) job runs in a fresh Python process (this file with ``--job``) so that its peak
 resident memory (``resource.getrusage(RUSAGE_SELF).ru_maxrss``) is its own. Raw results go to
 ``bench/results/baselines_raw/*.json``; with ``BENCH_REUSE=1`` a job whose settings are unchanged is
-not rerun, so slow parts can run separately (in the background) and be assembled later.
-Knobs for the neural scorer: ``BENCH_NEURAL_EPOCHS``, ``BENCH_NEURAL_HIDDEN``, ``BENCH_AES_MAX_TRAIN`` (training essays kept
+not rerun, so slow parts can run separately (in the background) and be assembled later; an AES job whose
+stored result has some of the requested folds with the same settings runs only the missing folds and merges.
+Knobs for the neural scorer: ``BENCH_NEURAL_EPOCHS``, ``BENCH_NEURAL_HIDDEN``, ``BENCH_NEURAL_BATCH_SIZE``, ``BENCH_AES_MAX_TRAIN`` (training essays kept
 per prompt, for all AES scorers; 0 = all), ``BENCH_NEURAL_AES_MAXLEN`` (tokens per essay, default 300).
 """
 
@@ -45,7 +46,7 @@ def _env_list(name: str, default: str) -> list[str]:
 def _scorer_params(scorer: str, part: str) -> dict[str, Any]:
     params: dict[str, Any] = {}
     if scorer == "neural":
-        for key in ("epochs", "hidden"):
+        for key in ("epochs", "hidden", "batch_size"):
             if os.environ.get(f"BENCH_NEURAL_{key.upper()}"):
                 params[key] = int(os.environ[f"BENCH_NEURAL_{key.upper()}"])
         if part == "aes":
@@ -147,17 +148,44 @@ def _child(job: dict[str, Any], path: Path) -> None:
 
 def _run_job(job: dict[str, Any]) -> dict[str, Any] | None:
     path = RAW / f"{_job_id(job)}.json"
-    if os.environ.get("BENCH_REUSE") == "1" and path.exists():
-        old = json.loads(path.read_text(encoding="utf-8"))
-        if old.get("job") == job:
-            print(f"  reusing {path.name}", flush=True)
-            return old
+    old = json.loads(path.read_text(encoding="utf-8")) if os.environ.get("BENCH_REUSE") == "1" and path.exists() else {}
+    if old.get("job") == job:
+        print(f"  reusing {path.name}", flush=True)
+        return old
+    missing = _missing_folds(old, job)
+    if missing is not None:  # an AES run with the same settings holds some folds: run only the others
+        print(f"  reusing folds {','.join(old['folds'])} of {path.name}; running folds {missing}", flush=True)
+        part = _spawn({**job, "folds": missing}, path.with_name(f".{path.name}.part"))
+        return None if part is None else _merge_folds(old, part, job, path)
     print(f"  running {_job_id(job)} {job['params'] or ''}", flush=True)
+    return _spawn(job, path)
+
+
+def _spawn(job: dict[str, Any], path: Path) -> dict[str, Any] | None:
+    """Run one job in a fresh process (its own peak memory) that writes its result to ``path``."""
     proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--job", json.dumps(job), str(path)], check=False)
     if proc.returncode != 0:
         print(f"  {_job_id(job)} failed with exit code {proc.returncode}; it is left out of the section", flush=True)
         return None
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _missing_folds(old: dict[str, Any], job: dict[str, Any]) -> list[int] | None:
+    if job["part"] != "aes" or not old or {**old["job"], "folds": job["folds"]} != job:
+        return None
+    missing = [k for k in job["folds"] if str(k) not in old["folds"]]
+    return missing if missing and len(missing) < len(job["folds"]) else None
+
+
+def _merge_folds(old: dict[str, Any], part: dict[str, Any], job: dict[str, Any], path: Path) -> dict[str, Any]:
+    """One result from two runs of the same settings on different folds (times add up, peaks take the max)."""
+    merged = {**part, "job": job, "folds": {k: ({**old["folds"], **part["folds"]})[k] for k in map(str, job["folds"])},
+              "wall_seconds": old["wall_seconds"] + part["wall_seconds"],
+              "peak_rss_mib": max(old["peak_rss_mib"], part["peak_rss_mib"]),
+              "load_average": max(old.get("load_average") or 0.0, part.get("load_average") or 0.0) or None}
+    path.write_text(json.dumps(merged, indent=1), encoding="utf-8")
+    path.with_name(f".{path.name}.part").unlink(missing_ok=True)
+    return merged
 
 
 # Why our figures differ from the papers' (printed next to every gap larger than 0.05).
