@@ -19,10 +19,6 @@ datasets_app = typer.Typer(
 )
 
 
-def _options_text(options: dict[str, Any]) -> str:
-    return " ".join(f"-o {k}={v}" for k, v in options.items())
-
-
 @datasets_app.callback()
 def list_datasets(
     ctx: typer.Context,
@@ -37,24 +33,22 @@ def list_datasets(
     from rich.table import Table
 
     from ..datasets import available
+    from ..paths import data_root
 
     entries = available(root, counts=True)
     if as_json:
         typer.echo(json.dumps(entries, indent=2))
         return
-    table = Table(title="Datasets")
-    for column in ("name", "options", "found", "prompts", "answers", "path"):
-        table.add_column(column, justify="right" if column in ("prompts", "answers") else "left")
+    base = Path(root) if root is not None else data_root(required=False)
+    table = Table(title="Datasets", caption=f"data folder: {base if base is not None else 'not found'} "
+                  "(paths: --json)")
+    for column in ("name", "options (-o key=value)", "found", "prompts", "answers"):
+        numeric = column in ("prompts", "answers")
+        table.add_column(column, justify="right" if numeric else "left", no_wrap=not column.startswith("options"))
     for e in entries:
         found = {True: "[green]yes[/]", False: "[red]no[/]", None: "your file"}[e["found"]]
-        table.add_row(
-            e["name"],
-            _options_text(e["options"]),
-            found,
-            str(e.get("prompts", "")),
-            str(e.get("items", "")),
-            e["path"] or "",
-        )
+        options = " ".join(f"{k}={v}" for k, v in e["options"].items())
+        table.add_row(e["name"], options, found, str(e.get("prompts", "")), str(e.get("items", "")))
     console.print(table)
     console.print("Describe one: bluffcheck datasets describe NAME -o key=value ...")
 
