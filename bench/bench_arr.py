@@ -180,10 +180,11 @@ def _findings(tables: dict[str, pd.DataFrame]) -> list[str]:
         rc = t[t["method"] == "random-chars"]
         worst = rc.loc[rc["arr"].idxmin()]
         trend = f"falls steadily from n = {falls[0]} on" if falls else "does not fall steadily"
+        shuffle = "" if m.idxmin() == "shuffle" else f"; shuffle {_pct(m['shuffle'])} %"
         out.append(
             f"- **{s}** (ours): mean ARR {_pct(t['arr'].mean())} %; n-grams generic {_pct(gen)} % vs prompt-specific "
             f"{_pct(pro)} % (prompt-specific lower, as in the paper: {'yes' if pro < gen else 'no'}); "
-            f"lowest method {m.idxmin()} ({_pct(m.min())} %; shuffle {_pct(m['shuffle'])} %); prompt char 1–5-grams "
+            f"lowest method {m.idxmin()} ({_pct(m.min())} %{shuffle}); prompt char 1–5-grams "
             f"{', '.join(_pct(c) for c in chars)} % ({trend})"
         )
         out[-1] += (f"; most vulnerable to random characters: prompt {worst['prompt']} "
