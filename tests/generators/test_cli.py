@@ -81,6 +81,13 @@ def test_cli_generate_bad_parameter_is_a_config_error(tmp_path, tiny_loader):
     assert "must be an integer in 1..5. Got 9 instead" in str(result.exception)
 
 
+def test_cli_generate_paper_label_with_n_out_of_range_names_the_range(tmp_path, tiny_loader):
+    result = CliRunner().invoke(app, ["generate", "-d", "tiny", "-m", "word-6gram-generic", "--out", str(tmp_path)])
+    assert result.exit_code != 0
+    assert "n-gram methods take n in 1..5, got 6" in str(result.exception)
+    assert not (tmp_path / "bluffs.tsv").exists()
+
+
 @pytest.mark.realdata
 def test_cli_generate_on_asap_sas_with_unscored_answers(tmp_path, shared_data, monkeypatch):
     monkeypatch.setenv("BLUFFCHECK_DATA", str(shared_data))

@@ -3,6 +3,7 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
+import tomllib
 
 import pyarrow.parquet as pq
 import pytest
@@ -12,6 +13,7 @@ from bluffcheck.report.result import RECORD_FIELDS
 from bluffcheck.run.engine import run_suite
 from bluffcheck.run.progress import JsonLogProgress
 from bluffcheck.run.store import Store, StoreError
+from bluffcheck.run.suite import parse_suite
 
 SALAD_MARKED = '[[generators]]\nname = "test-run-salad"\nn = 6\n[generators.params]\nlength = 4\nmarker = "ZZZ"\n'
 
@@ -124,6 +126,16 @@ def test_engine_full_disk_stops_cleanly_keeping_committed_tasks(tmp_path, fakes,
     monkeypatch.setattr(Store, "commit_task", real_commit)
     resumed = run_suite(suite, report=False)
     assert resumed.tasks_run == 2 and resumed.tasks_skipped == 1 and resumed.records == 24 + 600
+
+
+def test_engine_unwritable_output_folder_is_a_store_error(tmp_path, fakes):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the run folder's parent should be")
+    suite = parse_suite(tomllib.loads(fakes.toy_suite(blocker / "run")), source="toy.toml")
+    with pytest.raises(StoreError, match="fix the folder's permissions") as info:
+        run_suite(suite, report=False)
+    assert str(blocker / "run") in str(info.value)
+    assert blocker.read_text().startswith("a file")  # nothing was overwritten
 
 
 def test_engine_changed_suite_drops_records_of_removed_tasks(tmp_path, fakes):

@@ -29,12 +29,24 @@ def parse_methods(spec: str, params: dict[str, Any] | None = None) -> list[tuple
             name, p = by_label[part]
             chosen.append((name, dict(p)))
         else:
+            _reject_bad_paper_label(part)
             generators.get(part)  # unknown names raise with "did you mean"
             chosen.append((part, {}))
     for name, p in chosen:
         fields = getattr(generators.get(name), "__dataclass_fields__", {})
         p.update({k: v for k, v in (params or {}).items() if k in fields})
     return chosen
+
+
+def _reject_bad_paper_label(part: str) -> None:
+    """``char-7gram-prompt`` looks like a paper label with an n the paper does not have: say so."""
+    from ..errors import ConfigError
+
+    match = re.fullmatch(r"(char|word)-(\d+)gram-(generic|prompt)", part)
+    if match:
+        raise ConfigError(f"Method {part!r}: n-gram methods take n in 1..5, got {match.group(2)}. "
+                          f"Use {match.group(1)}-1gram-{match.group(3)} .. {match.group(1)}-5gram-{match.group(3)}, "
+                          f"or '-m {match.group(1)}-ngrams -p n=N -p corpus={match.group(3)}'.")
 
 
 def load_dataset(name: str, options: dict[str, Any]) -> Any:
