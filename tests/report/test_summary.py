@@ -162,3 +162,24 @@ def test_summary_markdown_lists_gate_results(summary: dict) -> None:
     gated = summary | {"gates": [{"gate": "min_arr", "subject": "bigru / random-chars", "value": 0.42,
                                   "threshold": 0.9, "passed": False, "note": "60 scored"}]}
     assert "| min_arr | bigru / random-chars | FAIL | 0.42 | 0.9 | 60 scored |" in summary_markdown(gated)
+
+
+def test_summary_methods_follow_the_papers_order(summary: dict) -> None:
+    from bluffcheck.generators._paper import paper_order
+
+    for scorer in SCORERS:
+        methods = [m["method"] for m in summary["methods"] if m["scorer"] == scorer]
+        assert methods == paper_order(methods) and len(methods) == 4
+
+
+def test_paper_order_ranks_labels_then_names_then_unknown_methods() -> None:
+    import doctest
+
+    from bluffcheck.generators import _paper
+
+    assert doctest.testmod(_paper).failed == 0
+    assert _paper.paper_order(["lm-ngram", "char-5gram-prompt", "char-1gram-generic", "zzz"]) == [
+        "char-1gram-generic", "char-5gram-prompt", "lm-ngram", "zzz"]
+    # a registry name ranks with its first paper method: word-ngrams (word-1gram-generic) before char-5gram-prompt
+    assert _paper.paper_order(["word-ngrams", "char-5gram-prompt", "char-ngrams"]) == [
+        "char-ngrams", "char-5gram-prompt", "word-ngrams"]

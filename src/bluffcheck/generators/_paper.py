@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["PAPER_METHODS", "method_label"]
+__all__ = ["PAPER_METHODS", "method_label", "paper_order"]
 
 
 def _methods() -> list[tuple[str, dict[str, Any]]]:
@@ -43,3 +45,24 @@ def method_label(name: str, params: dict[str, Any] | None = None) -> str:
     params.pop("corpus", None)
     extras = [f"{k}={params[k]}" for k in sorted(params) if k not in ("generic", "min_answers")]
     return label + (f"[{','.join(extras)}]" if extras else "")
+
+
+def paper_order(methods: Iterable[str]) -> list[str]:
+    """Method labels in seed 000's order (Figure 1); others last.
+
+    A label ranks by itself when it is a paper label, else by its stem (the registry name or paper
+    label before a space or ``[``: ``char-ngrams n=2``, ``lm-ngram[order=4]``), so variants of one
+    method stay together.
+
+    >>> paper_order(["shuffle", "lm-ngram", "random-chars", "my-method", "char-ngrams n=3", "char-ngrams n=2"])
+    ['random-chars', 'char-ngrams n=2', 'char-ngrams n=3', 'shuffle', 'lm-ngram', 'my-method']
+    """
+    rank = {method_label(name, params): i for i, (name, params) in enumerate(PAPER_METHODS)}
+    for i, (name, _params) in enumerate(PAPER_METHODS):
+        rank.setdefault(name, i)  # a registry name ranks with its first paper method
+
+    def key(label: str) -> tuple[int, str]:
+        stem = re.split(r"[ \[]", label, maxsplit=1)[0]
+        return rank.get(label, rank.get(stem, len(rank))), label
+
+    return sorted(methods, key=key)

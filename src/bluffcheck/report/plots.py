@@ -125,15 +125,6 @@ def data_uri(png: bytes) -> str:
 
 
 @_styled
-def _paper_order(methods: set[str]) -> list[str]:
-    """Methods in seed 000's order (random, generic then prompt char/word n-grams by n, burst, shuffle, LM)."""
-    from ..generators._paper import PAPER_METHODS, method_label
-
-    rank = {method_label(name, params): i for i, (name, params) in enumerate(PAPER_METHODS)}
-    rank.update({name: i for i, (name, _params) in reversed(list(enumerate(PAPER_METHODS)))})
-    return sorted(methods, key=lambda m: (rank.get(m, len(rank)), m))
-
-
 def arr_figure(cells: Sequence[dict[str, Any]], *, method_order: Sequence[str] | None = None) -> bytes:
     """Seed 000 Figure 1 from ``summary["adversarial"]`` rows (scorer, method, prompt, arr).
 
@@ -141,9 +132,11 @@ def arr_figure(cells: Sequence[dict[str, Any]], *, method_order: Sequence[str] |
     shifted sideways so scorers do not hide each other; the diamond is the mean over prompts.
     Methods follow ``method_order`` when given, else the paper's order (unknown methods last).
     """
+    from ..generators._paper import paper_order
+
     rows = [r for r in cells if r.get("arr") is not None]
     present = {r["method"] for r in rows}
-    methods = [m for m in method_order if m in present] if method_order else _paper_order(present)
+    methods = [m for m in method_order if m in present] if method_order else paper_order(present)
     methods += sorted(present - set(methods))
     scorers = sorted({r["scorer"] for r in rows})
     per_method = 1.1 if len(methods) <= 6 else 0.55  # upright labels need room; slanted ones (see _ticks) less

@@ -160,7 +160,10 @@ def _macro(rows: list[dict[str, Any]], key: str) -> float | None:
 
 def method_table(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per scorer × method: the mean over prompts of ARR, full-credit rate and mean score (seed 000 Fig. 1 diamonds)."""
-    keys = sorted({(r["scorer"], r["method"]) for r in cells})
+    from ..generators._paper import paper_order
+
+    keys = [(scorer, method) for scorer in sorted({r["scorer"] for r in cells})
+            for method in paper_order({r["method"] for r in cells if r["scorer"] == scorer})]
     out = []
     for scorer, method in keys:
         sub = [r for r in cells if r["scorer"] == scorer and r["method"] == method]
