@@ -52,7 +52,7 @@ def _arr_section(summary: dict[str, Any], scorer: str) -> list[str]:
     by_method = {r["method"]: r for r in summary["methods"] if r["scorer"] == scorer}
     lookup = {(r["method"], r["prompt"]): r for r in cells}
     rows = [[md_escape(m)] + [_arr_cell(lookup.get((m, p))) for p in prompts] + [_pct(by_method[m]["arr"])]
-            for m in sorted(by_method, key=natural_key)]
+            for m in by_method]  # summary["methods"] is in the paper's order
     header = ["method"] + [f"prompt {md_escape(p)}" for p in prompts] + ["mean"]
     return ["", "ARR (% of bluffs given the minimum score) per method × prompt:", "", *_table(header, rows)]
 
